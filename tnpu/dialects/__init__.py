@@ -1,0 +1,1 @@
+"""tnpu's dialects: `tt` (Triton), `ttg` barriers, tensor-capable `arith`, and `tile`."""

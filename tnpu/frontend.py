@@ -1,0 +1,132 @@
+"""The Triton frontend: a ``@triton.jit`` function to TTIR text, with no GPU.
+
+Triton's own ``triton.compile`` runs every stage down to a cubin and wants a
+driver; tnpu needs only the first stage.  ``compile_to_ttir`` builds the IR
+from the Python AST and runs the backend's ``make_ttir`` pipeline (inliner,
+canonicalizer, combine, CSE, loop unroll) exactly as ``triton.compile`` does,
+then stops: no PTX, no cubin, no cache writes, nothing under ``$HOME``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_TARGET = ("cuda", 80, 32)
+"""The target Inductor's corpus was compiled for: an sm_80 GPU, warp size 32."""
+
+
+def _keep_caches_out_of_home() -> None:
+    """Point Triton's (and Inductor's) caches at a temporary directory unless set."""
+    root = Path(tempfile.gettempdir()) / f"tnpu-cache-{os.getuid()}"
+    os.environ.setdefault("TRITON_CACHE_DIR", str(root / "triton"))
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(root / "inductor"))
+
+
+class FrontendError(Exception):
+    """A kernel could not be turned into TTIR; the message is one line."""
+
+
+@dataclass
+class KernelSource:
+    """What ``compile_to_ttir`` needs: a jit function, its signature, constexprs.
+
+    ``signature`` maps every parameter to a Triton type string (``*fp32``,
+    ``i32``, ``fp32``, ``constexpr``, ...); ``constexprs`` gives the value of
+    each constexpr parameter; ``attrs`` maps parameter indices to Triton
+    specialisation attributes such as ``[["tt.divisibility", 16]]``.
+    """
+
+    fn: Any
+    signature: Mapping[str, str]
+    constexprs: Mapping[str, Any] = field(default_factory=dict)
+    attrs: Mapping[Any, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def compile_to_ttir(
+    source: KernelSource, target: tuple[str, int, int] = DEFAULT_TARGET
+) -> str:
+    """Return the TTIR Triton prints for ``source``, with locations."""
+    _keep_caches_out_of_home()
+    from triton._C.libtriton import ir
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from triton.compiler.compiler import make_backend
+
+    gpu_target = GPUTarget(*target)
+    backend = make_backend(gpu_target)
+    attrs = {
+        (key,) if isinstance(key, int) else tuple(key): value
+        for key, value in _normalise_attrs(source.attrs).items()
+    }
+    src = ASTSource(source.fn, dict(source.signature), dict(source.constexprs), attrs)
+    options = backend.parse_options(
+        {**dict(source.options), **src.parse_options()}
+    )
+    context = ir.context()
+    ir.load_dialects(context)
+    backend.load_dialects(context)
+    codegen_fns = backend.get_codegen_implementation(options)
+    module_map = backend.get_module_map()
+    try:
+        module = src.make_ir(gpu_target, options, codegen_fns, module_map, context)
+    except Exception as error:  # Triton raises CompilationError and plain errors
+        raise FrontendError(_one_line(error)) from error
+    stages: dict[str, Any] = {}
+    backend.add_stages(stages, options, src.language)
+    metadata = {"target": gpu_target, **options.__dict__}
+    return str(stages["ttir"](module, metadata))
+
+
+def _normalise_attrs(attrs: Mapping[Any, Any]) -> dict[Any, Any]:
+    """Accept JSON-style keys ("0", "1,2") as well as ints and tuples."""
+    result: dict[Any, Any] = {}
+    for key, value in attrs.items():
+        if isinstance(key, str):
+            key = tuple(int(part) for part in key.split(","))
+        result[key] = value
+    return result
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip()
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else type(error).__name__
+
+
+def load_jit_function(path: str | Path, name: str) -> Any:
+    """Import the module at ``path`` and return its attribute ``name``.
+
+    Inductor's modules import ``torch._inductor.runtime``; on a machine with no
+    GPU those need the patches of ``tnpu.inductor_support``, applied here.
+    """
+    _keep_caches_out_of_home()
+    path = Path(path)
+    if not path.is_file():
+        raise FrontendError(f"{path}: no such file")
+    text = path.read_text()
+    if "torch._inductor" in text:
+        from tnpu.inductor_support import install_inductor_patches
+
+        install_inductor_patches()
+    module_name = f"tnpu_kernel_{abs(hash(path.resolve()))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise FrontendError(f"{path}: import failed: {_one_line(error)}") from error
+    if not hasattr(module, name):
+        raise FrontendError(f"{path}: no function '{name}'")
+    fn = getattr(module, name)
+    # Inductor wraps its kernels in a CachingAutotuner; the jit function is .fn.
+    return getattr(fn, "fn", fn)

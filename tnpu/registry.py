@@ -1,0 +1,49 @@
+"""The names under which tnpu's dialects, passes, targets and frontends are found.
+
+Each entry is a factory that imports lazily, as xDSL's own registries do, so
+that `tnpu-opt --help` does not import every pass.  Add a new pass here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+from xdsl.utils.frontend import Frontend
+from xdsl.utils.target import Target
+
+
+def _tt() -> Dialect:
+    from tnpu.dialects.tt import TT
+
+    return TT
+
+
+def _ttg() -> Dialect:
+    from tnpu.dialects.gpu_only import TTG
+
+    return TTG
+
+
+ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "tt": _tt,
+    "ttg": _ttg,
+}
+
+
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+
+
+ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {}
+
+
+def _ttir_frontend() -> type[Frontend]:
+    from tnpu.ttir_frontend import TTIRFrontend
+
+    return TTIRFrontend
+
+
+ALL_FRONTENDS: dict[str, Callable[[], type[Frontend]]] = {
+    "ttir": _ttir_frontend,
+}

@@ -1,0 +1,151 @@
+"""`tnpu-opt`: xDSL's `xdsl-opt` with tnpu's dialects, passes and importer.
+
+Every flag is `xdsl-opt`'s.  What differs:
+
+* input (`.mlir`, `.ttir` or stdin) goes through tnpu's TTIR importer, so
+  Triton's trailing `#loc` aliases parse and ops remember their position;
+* `arith`, `llvm` and `gpu` are tnpu's tensor-capable versions;
+* errors are one line, `file:line:col: error: message`, exit code 1 (with
+  `--verify-diagnostics` or `--parsing-diagnostics` the line goes to stdout
+  and the exit code is 0, as in `xdsl-opt`); never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from tnpu import __version__
+from tnpu.context import register_dialects
+from tnpu.diagnostics import format_parse_error
+from tnpu.registry import ALL_PASSES
+from tnpu.ttir_frontend import MLIRFrontend
+from tnpu.ttir_import import verify_with_diagnostics
+
+DESCRIPTION = """\
+tnpu's optimizer driver: xdsl-opt with the Triton (tt) and tile dialects,
+tnpu's passes, and an importer for TTIR as Triton prints it.
+
+examples:
+  tnpu-opt kernel.ttir                        import, verify, print
+  tnpu-opt kernel.ttir -p strip-gpu-only      run a pass
+  tnpu-opt kernel.ttir -p tnpu-to-tile        the whole pipeline to the tile dialect
+  tnpu-opt kernel.ttir --print-op-generic     generic MLIR form
+"""
+
+
+class TnpuOptMain(xDSLOptMain):
+    version_format = f"tnpu-opt {__version__}, built on xdsl {{xdsl_version}}"
+
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description=DESCRIPTION, args=args)
+
+    def register_all_dialects(self) -> None:
+        register_dialects(self.ctx)
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        self.available_frontends["mlir"] = lambda: MLIRFrontend
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        super().register_all_arguments(arg_parser)
+        arg_parser.epilog = _pass_summary()
+
+    def setup_pipeline(self) -> None:
+        def verify_between(
+            previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
+        ) -> None:
+            if not self.args.disable_verify:
+                verify_with_diagnostics(module)
+            if previous and next_pass and self.args.print_between_passes:
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n")
+
+        self.pipeline = PassPipeline.parse_spec(
+            self.available_passes, self.args.passes, verify_between
+        )
+
+    def run(self) -> None:
+        chunks, extension = self.prepare_input()
+        output = self.prepare_output()
+        failed = False
+        try:
+            for index, (chunk, line_offset) in enumerate(chunks):
+                if index > 0:
+                    output.write("// -----\n")
+                message = self._process_chunk(chunk, extension, line_offset, output)
+                if message is not None:
+                    if self.args.verify_diagnostics or self.args.parsing_diagnostics:
+                        print(message)
+                    else:
+                        print(message, file=sys.stderr)
+                        failed = True
+                        break
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        if failed:
+            raise SystemExit(1)
+
+    def _process_chunk(
+        self, chunk: IO[bytes], extension: str, line_offset: int, output: IO[str]
+    ) -> str | None:
+        """Parse, transform and print one chunk; return an error line on failure."""
+        try:
+            module = self.parse_chunk(chunk, extension, line_offset)
+            if module is None:
+                return None
+            if not self.args.disable_verify:
+                verify_with_diagnostics(module)
+            self.apply_passes(module)
+            output.write(self.output_resulting_program(module))
+            output.flush()
+        except ParseError as error:
+            error.span = dataclasses.replace(error.span, line_offset=line_offset)
+            return format_parse_error(error)
+        except DiagnosticException as error:
+            return " ".join(str(error.args[0] if error.args else error).split())
+        finally:
+            chunk.close()
+        return None
+
+
+def _pass_summary() -> str:
+    lines = ["tnpu passes (first docstring line):"]
+    for name, factory in sorted(ALL_PASSES.items()):
+        doc = (factory().__doc__ or "").strip().splitlines()
+        lines.append(f"  {name:24} {doc[0] if doc else ''}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point; bad input exits 1 with one line, never a traceback."""
+    try:
+        TnpuOptMain(argv).run()
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as error:  # an internal error: still one line
+        if os.environ.get("TNPU_TRACEBACK"):
+            raise
+        print(
+            f"tnpu-opt: internal error: {type(error).__name__}: "
+            f"{' '.join(str(error).split())[:500]} (set TNPU_TRACEBACK=1 for details)",
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""The `ttir` frontend: xDSL drivers read `.ttir` files through tnpu's importer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.frontend import Frontend
+
+from tnpu.ttir_import import import_ttir
+
+
+@dataclass(frozen=True)
+class TTIRFrontend(Frontend):
+    """Parse TTIR as Triton prints it (`#loc` aliases after the module)."""
+
+    name: ClassVar[str] = "ttir"
+
+    no_implicit_module: bool = False
+    """Require the input to be a single `builtin.module` (as `xdsl-opt` does)."""
+
+    def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
+        return import_ttir(
+            input.read().decode(errors="replace"),
+            input_name,
+            ctx,
+            verify=False,
+            allow_implicit_module=not self.no_implicit_module,
+        )
+
+
+@dataclass(frozen=True)
+class MLIRFrontend(TTIRFrontend):
+    """tnpu-opt reads `.mlir` files (lit tests, printed IR) with the same importer."""
+
+    name: ClassVar[str] = "mlir"
