@@ -22,11 +22,17 @@ DEFAULT_TARGET = ("cuda", 80, 32)
 """The target Inductor's corpus was compiled for: an sm_80 GPU, warp size 32."""
 
 
-def _keep_caches_out_of_home() -> None:
-    """Point Triton's (and Inductor's) caches at a temporary directory unless set."""
+def prepare_triton_environment() -> None:
+    """Settings for importing Triton here; each is kept if the user set it.
+
+    Triton's and Inductor's caches go to a temporary directory, not `$HOME`;
+    FP fusion stays on (Triton 3.9's default, which Inductor's corpus used)
+    without Triton's warning about the default changing in 3.10.
+    """
     root = Path(tempfile.gettempdir()) / f"tnpu-cache-{os.getuid()}"
     os.environ.setdefault("TRITON_CACHE_DIR", str(root / "triton"))
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(root / "inductor"))
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 
 class FrontendError(Exception):
@@ -54,7 +60,7 @@ def compile_to_ttir(
     source: KernelSource, target: tuple[str, int, int] = DEFAULT_TARGET
 ) -> str:
     """Return the TTIR Triton prints for ``source``, with locations."""
-    _keep_caches_out_of_home()
+    prepare_triton_environment()
     from triton._C.libtriton import ir
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
@@ -107,7 +113,7 @@ def load_jit_function(path: str | Path, name: str) -> Any:
     Inductor's modules import ``torch._inductor.runtime``; on a machine with no
     GPU those need the patches of ``tnpu.inductor_support``, applied here.
     """
-    _keep_caches_out_of_home()
+    prepare_triton_environment()
     path = Path(path)
     if not path.is_file():
         raise FrontendError(f"{path}: no such file")
@@ -127,6 +133,12 @@ def load_jit_function(path: str | Path, name: str) -> Any:
         raise FrontendError(f"{path}: import failed: {_one_line(error)}") from error
     if not hasattr(module, name):
         raise FrontendError(f"{path}: no function '{name}'")
+    from triton.runtime.jit import JITFunction
+
     fn = getattr(module, name)
     # Inductor wraps its kernels in a CachingAutotuner; the jit function is .fn.
-    return getattr(fn, "fn", fn)
+    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+        fn = fn.fn
+    if not isinstance(fn, JITFunction):
+        raise FrontendError(f"{path}: '{name}' is not a @triton.jit function")
+    return fn

@@ -30,9 +30,3 @@ class TTIRFrontend(Frontend):
             allow_implicit_module=not self.no_implicit_module,
         )
 
-
-@dataclass(frozen=True)
-class MLIRFrontend(TTIRFrontend):
-    """tnpu-opt reads `.mlir` files (lit tests, printed IR) with the same importer."""
-
-    name: ClassVar[str] = "mlir"

@@ -10,14 +10,16 @@ start in the text is recorded so later errors can point at it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from graphlib import CycleError, TopologicalSorter
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import VerifyException
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 
 from tnpu.context import has_tnpu_dialects, tnpu_context
 from tnpu.diagnostics import CompileError, record_text_span
@@ -29,15 +31,39 @@ _ALIAS_REFERENCE = re.compile(r"#[A-Za-z_][\w.$-]*")
 class TTIRParser(Parser):
     """An MLIR parser that accepts attribute aliases defined after their uses."""
 
-    def __init__(self, ctx: Context, text: str, name: str = "<unknown>"):
+    def __init__(
+        self, ctx: Context, text: str, name: str = "<unknown>", line_offset: int = 0
+    ):
         super().__init__(ctx, text, name)
         self._text = text
+        self._line_offset = line_offset
         self._preparsed: set[int] = set()
+        self._op_start: Span | None = None
+        self._first_forward_use: dict[str, Span] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         self._parse_alias_definitions_first()
         self._resume_from(0)
-        return super().parse_module(allow_implicit_module)
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as error:
+            if error.msg.startswith("values used but not defined"):
+                # Report the first use of a value never defined, not the end of file.
+                name, span = min(
+                    (
+                        (name, self._first_forward_use[name])
+                        for name in self.forward_ssa_references
+                    ),
+                    key=lambda item: item[1].start,
+                )
+                self.raise_error(f"use of undefined value '%{name}'", span.start, span.end)
+            raise
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        name = operand.operand_name
+        if name not in self.ssa_values:
+            self._first_forward_use.setdefault(name, operand.span)
+        return super().resolve_operand(operand, type)
 
     def _parse_alias_definitions_first(self) -> None:
         definitions = {
@@ -70,9 +96,23 @@ class TTIRParser(Parser):
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
+        if self._line_offset:
+            span = dataclasses.replace(span, line_offset=self._line_offset)
+        self._op_start = span
         op = super().parse_operation()
         record_text_span(op, span)
         return op
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        if op_type := self.ctx.get_optional_op(
+            name, dialect_stack=self._parser_state.dialect_stack
+        ):
+            return op_type
+        # Point at the op, not at the token after its name.
+        assert self._op_start is not None
+        self.raise_error(
+            f"Operation {name} is not registered", self._op_start.start, self._op_start.end
+        )
 
 
 def import_ttir(
@@ -82,15 +122,18 @@ def import_ttir(
     *,
     verify: bool = True,
     allow_implicit_module: bool = True,
+    line_offset: int = 0,
 ) -> ModuleOp:
     """Parse (and by default verify) TTIR text.
 
     Raises `xdsl.utils.exceptions.ParseError` for malformed text and
-    `CompileError` naming the first op that does not verify.
+    `CompileError` naming the first op that does not verify.  `line_offset`
+    shifts reported line numbers (for one chunk of a `--split-input-file`).
     """
     if ctx is None or not has_tnpu_dialects(ctx):
         ctx = tnpu_context(allow_unregistered=bool(ctx and ctx.allow_unregistered))
-    module = TTIRParser(ctx, text, name).parse_module(allow_implicit_module)
+    parser = TTIRParser(ctx, text, name, line_offset)
+    module = parser.parse_module(allow_implicit_module)
     if verify:
         verify_with_diagnostics(module)
     return module

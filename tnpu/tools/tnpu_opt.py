@@ -29,8 +29,7 @@ from tnpu import __version__
 from tnpu.context import register_dialects
 from tnpu.diagnostics import format_parse_error
 from tnpu.registry import ALL_PASSES
-from tnpu.ttir_frontend import MLIRFrontend
-from tnpu.ttir_import import verify_with_diagnostics
+from tnpu.ttir_import import import_ttir, verify_with_diagnostics
 
 DESCRIPTION = """\
 tnpu's optimizer driver: xdsl-opt with the Triton (tt) and tile dialects,
@@ -53,14 +52,24 @@ class TnpuOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         register_dialects(self.ctx)
 
-    def register_all_frontends(self) -> None:
-        super().register_all_frontends()
-        self.available_frontends["mlir"] = lambda: MLIRFrontend
-
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         super().register_all_arguments(arg_parser)
         arg_parser.epilog = _pass_summary()
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        if (self.args.frontend or file_extension) not in ("mlir", "ttir"):
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        return import_ttir(
+            chunk.read().decode(errors="replace"),
+            self.get_input_name(),
+            self.ctx,
+            verify=False,
+            allow_implicit_module=not self.args.no_implicit_module,
+            line_offset=start_offset,
+        )
 
     def setup_pipeline(self) -> None:
         def verify_between(
@@ -136,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         TnpuOptMain(argv).run()
     except (SystemExit, KeyboardInterrupt):
         raise
+    except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+        sys.stderr.close()
+        raise SystemExit(0) from None
     except Exception as error:  # an internal error: still one line
         if os.environ.get("TNPU_TRACEBACK"):
             raise

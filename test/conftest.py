@@ -1,0 +1,33 @@
+"""Shared pytest fixtures: the corpus and tnpu's context."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+# Keep Triton's and Inductor's caches out of $HOME for every test.
+_CACHE = Path(tempfile.gettempdir()) / f"tnpu-pytest-cache-{os.getuid()}"
+os.environ.setdefault("TRITON_CACHE_DIR", str(_CACHE / "triton"))
+os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(_CACHE / "inductor"))
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "test" / "fixtures" / "corpus"
+INDUCTOR_CASES = sorted(p for p in (CORPUS / "inductor").iterdir() if (p / "meta.json").is_file())
+TRITON36_CASES = sorted(p for p in (CORPUS / "triton36_samples").iterdir() if p.is_dir())
+ALL_TTIR = [case / "kernel.ttir" for case in INDUCTOR_CASES + TRITON36_CASES]
+
+
+def case_id(path: Path) -> str:
+    """A short test id: the case folder name, cut to stay readable."""
+    name = path.name if path.is_dir() else path.parent.name
+    return name[:80]
+
+
+@pytest.fixture
+def ctx():
+    from tnpu.context import tnpu_context
+
+    return tnpu_context()

@@ -1,0 +1,117 @@
+"""Compile a @triton.jit kernel to TTIR (Triton's first stage; no GPU needed).
+
+The kernel is named as FILE.py:FUNCTION, or given as a case directory whose
+meta.json records the signature, constexprs and specialisation attributes
+(the format of ../shared/corpus/inductor).  Examples:
+
+  tnpu ttir add.py:add_kernel --signature 'x=*fp32,y=*fp32,out=*fp32,n=i32' \\
+      --constexpr BLOCK=256
+  tnpu ttir corpus/inductor/adam_step__triton_poi_fused_add_copy__div_fma_mul_sqrt_0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
+from tnpu.tools.tnpu_main import UserError
+
+HELP = "compile a Triton kernel to TTIR"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kernel", help="FILE.py:FUNCTION, or a case directory with meta.json")
+    parser.add_argument(
+        "--signature",
+        help="comma-separated NAME=TYPE for every parameter, e.g. 'x=*fp32,n=i32,BLOCK=constexpr'",
+    )
+    parser.add_argument(
+        "--constexpr",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="value of a constexpr parameter (repeatable)",
+    )
+    parser.add_argument(
+        "--target",
+        default="cuda:80",
+        help="Triton target as BACKEND:ARCH (default cuda:80, what Inductor's corpus used)",
+    )
+    parser.add_argument("-o", "--output", help="write the TTIR here instead of stdout")
+
+
+def parse_assignments(items: list[str], what: str) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for item in items:
+        for part in filter(None, (p.strip() for p in item.split(","))):
+            name, sep, value = part.partition("=")
+            if not sep or not name.strip() or not value.strip():
+                raise UserError(f"{what} '{part}' is not NAME=VALUE")
+            result[name.strip()] = value.strip()
+    return result
+
+
+def _literal(value: str) -> object:
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
+
+
+def source_from_case(directory: Path) -> tuple[Path, KernelSource]:
+    meta_path = directory / "meta.json"
+    if not meta_path.is_file():
+        raise UserError(f"{directory}: no meta.json")
+    meta = json.loads(meta_path.read_text())
+    for field in ("kernel_name", "signature"):
+        if field not in meta:
+            raise UserError(f"{meta_path}: missing field '{field}'")
+    kernel_py = directory / "kernel.py"
+    fn = load_jit_function(kernel_py, meta["kernel_name"])
+    options = {
+        key: meta["compile_options"][key]
+        for key in ("num_warps", "num_stages", "debug", "sanitize_overflow", "enable_fp_fusion")
+        if key in meta.get("compile_options", {})
+    }
+    return kernel_py, KernelSource(
+        fn,
+        meta["signature"],
+        meta.get("constexprs", {}),
+        meta.get("attrs", {}),
+        options,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    backend, _, arch = args.target.partition(":")
+    if not arch.isdigit():
+        raise UserError(f"--target '{args.target}' is not BACKEND:ARCH, e.g. cuda:80")
+    try:
+        if Path(args.kernel).is_dir():
+            _, source = source_from_case(Path(args.kernel))
+        else:
+            file, sep, function = args.kernel.rpartition(":")
+            if not sep or not file:
+                raise UserError(f"'{args.kernel}' is neither FILE.py:FUNCTION nor a case directory")
+            if args.signature is None:
+                raise UserError("--signature is required for FILE.py:FUNCTION")
+            signature = parse_assignments([args.signature], "signature entry")
+            constexprs = {
+                name: _literal(value)
+                for name, value in parse_assignments(args.constexpr, "--constexpr").items()
+            }
+            missing = [n for n, t in signature.items() if t == "constexpr" and n not in constexprs]
+            if missing:
+                raise UserError(f"no --constexpr value for {', '.join(missing)}")
+            source = KernelSource(load_jit_function(file, function), signature, constexprs)
+        ttir = compile_to_ttir(source, (backend, int(arch), 32))
+    except FrontendError as error:
+        raise UserError(str(error)) from None
+    if args.output:
+        Path(args.output).write_text(ttir)
+    else:
+        sys.stdout.write(ttir)
+    return 0
