@@ -26,9 +26,16 @@ def _ttg() -> Dialect:
     return TTG
 
 
+def _tile() -> Dialect:
+    from tnpu.dialects.tile import Tile
+
+    return Tile
+
+
 ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "tt": _tt,
     "ttg": _ttg,
+    "tile": _tile,
 }
 
 

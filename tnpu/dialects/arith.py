@@ -75,6 +75,11 @@ def same_shape_as(type_: Attribute, element: Attribute) -> Attribute:
     return element
 
 
+def _container_kind(type_: Attribute) -> type[Attribute] | None:
+    """TensorType or VectorType for a shaped type, None for a scalar."""
+    return type(type_) if isinstance(type_, TensorType | VectorType) else None
+
+
 def _bitwidth(type_: Attribute) -> int:
     if isinstance(type_, IndexType):
         return 64
@@ -299,9 +304,9 @@ class _ShapedCast(IRDLOperation):
 
     def verify_(self) -> None:
         source, target = self.operands[0].type, self.results[0].type
-        if type(source) is not type(target) or shape_or_none(source) != shape_or_none(
-            target
-        ):
+        if _container_kind(source) is not _container_kind(target) or shape_or_none(
+            source
+        ) != shape_or_none(target):
             raise VerifyException(
                 f"operand type {source} and result type {target} must have the same shape"
             )
