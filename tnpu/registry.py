@@ -39,7 +39,15 @@ ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
 }
 
 
-ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+def _strip_gpu_only() -> type[ModulePass]:
+    from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
+
+    return StripGpuOnlyPass
+
+
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "strip-gpu-only": _strip_gpu_only,
+}
 
 
 ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {}
