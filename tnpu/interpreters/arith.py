@@ -53,7 +53,6 @@ from tnpu.interpreters.values import (
     integer_constant,
     integer_width,
     is_float,
-    is_shaped,
     numpy_dtype,
 )
 
@@ -404,7 +403,9 @@ class ArithFunctions(InterpreterFunctions):
     @impl(tnpu_arith.SelectOp)
     def run_select(self, interpreter: Interpreter, op: tnpu_arith.SelectOp, args: PythonValues):
         cond, lhs, rhs = args
-        if not is_shaped(op.cond.type):
+        # Judge the value, not the type: the tile interpreter runs scalar
+        # regions on whole arrays, where an `i1` condition is an array.
+        if np.ndim(cond) == 0:
             return (lhs if cond else rhs,)
         return (as_value(np.where(cond, lhs, rhs), op.result.type),)
 
