@@ -1,0 +1,547 @@
+"""The numpy interpreter of the `tile` dialect: runs a tile kernel over a grid.
+
+`launch(kernel, grid, arguments)` runs every program instance of a
+`tile.kernel`, x fastest, as Triton launches them, on global buffers that
+are flat numpy arrays over the launch's storage; stores, scatters and
+atomics write through to that storage.  Values are those of
+`tnpu.interpreters.values` (numpy arrays for tiles, numpy scalars for
+scalars); `arith` and `math` run on tnpu's numpy evaluators, `scf` on
+tnpu's numpy `scf` functions.  The semantics are docs/tile-dialect.md's:
+
+* DMA (`load`/`store`): element `i` of the tile moves to or from buffer
+  element `offset + sum(i[d] * strides[d])` where `lower <= i < upper` and
+  the mask holds; a loaded element that does not move reads `pad` (zero
+  without one).  A moved element outside the buffer fails the launch with a
+  one-line error naming the op, its source location and the program.
+* `store`, `scatter` and atomics act in row-major order: the last of several
+  writes to one element wins, and an atomic reads what the element before it
+  wrote.  Program instances run one after another, so their atomics apply in
+  launch order.
+* `map` runs its scalar body once, on whole arrays (each scalar operand
+  stands for every element); `reduce` and `scan` apply their combine region
+  to whole slices, log2(n) times: a reduction combines neighbouring blocks
+  (a balanced tree), a scan is Hillis-Steele's.  Both keep the operands'
+  order (the left operand of every combination holds the earlier
+  elements), so any associative combiner, commutative or not, gives its
+  exact result up to the rounding of reassociated floats, as Triton's own
+  reduction trees do.
+* `matmul` multiplies in the accumulator's type (f16/bf16 operands into an
+  f32 accumulator are widened first).
+* `assert` fails the launch where its condition is false.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.utils.exceptions import InterpretationError
+
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import tile
+from tnpu.interpreters.arith import ArithFunctions, ieee_maximum, ieee_minimum
+from tnpu.interpreters.math import MathFunctions
+from tnpu.interpreters.scf import ScfFunctions
+from tnpu.interpreters.values import Value, as_value, numpy_dtype
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """A global buffer: the elements of one argument's storage, flat.
+
+    `elements` is a 1-D array of the buffer's element type over the
+    caller's storage; the kernel's writes land there.
+    """
+
+    elements: np.ndarray
+
+    def viewed_as(self, dtype: np.dtype) -> Buffer:
+        """The same bytes as elements of `dtype` (a trailing partial element dropped)."""
+        raw = self.elements.view(np.uint8)
+        return Buffer(raw[: raw.size - raw.size % dtype.itemsize].view(dtype))
+
+
+@dataclass(frozen=True)
+class _Program:
+    """The program instance running: its coordinates and the grid's size."""
+
+    grid: tuple[int, int, int]
+    coordinates: tuple[int, int, int]
+
+    def describe(self) -> str:
+        return "program ({}, {}, {})".format(*self.coordinates)
+
+
+_PROGRAM = "program"
+"""Key of the running `_Program` in the interpreter's data for `TileFunctions`."""
+
+
+def _no_program() -> _Program:
+    raise InterpretationError("tile ops run inside a launch (see tnpu.interpreters.tile.launch)")
+
+
+def _program(interpreter: Interpreter) -> _Program:
+    return interpreter.get_data(TileFunctions, _PROGRAM, _no_program)
+
+
+def _fail(interpreter: Interpreter, op: Operation, message: str) -> CompileError:
+    """The one-line error of a failed launch: op, source location, program instance."""
+    return CompileError(op, f"{message} in {_program(interpreter).describe()}")
+
+
+# ---------------------------------------------------------------------------
+# Moving data
+# ---------------------------------------------------------------------------
+
+
+def _tile_position(shape: Sequence[int], flat_position: int) -> list[int]:
+    return [int(i) for i in np.unravel_index(flat_position, shape)] if shape else []
+
+
+def _check_inside(
+    interpreter: Interpreter,
+    op: Operation,
+    buffer: Buffer,
+    addresses: np.ndarray,
+    moved: np.ndarray | None,
+    verb: str,
+) -> None:
+    """Fail unless every moved element's address lies inside the buffer."""
+    outside = (addresses < 0) | (addresses >= buffer.elements.size)
+    if moved is not None:
+        outside &= moved
+    if outside.any():
+        first = int(np.argmax(outside))
+        raise _fail(
+            interpreter,
+            op,
+            f"{verb} element {addresses.flat[first]} outside the buffer of "
+            f"{buffer.elements.size} elements (tile element "
+            f"{_tile_position(addresses.shape, first)})",
+        )
+
+
+def _write_in_order(elements: np.ndarray, addresses: np.ndarray, values: np.ndarray) -> None:
+    """`elements[addresses] = values` in order: of several writes to one element, the last wins."""
+    _, last_from_end = np.unique(addresses[::-1], return_index=True)
+    last = addresses.size - 1 - last_from_end
+    elements[addresses[last]] = values[last]
+
+
+@dataclass(frozen=True)
+class _Descriptor:
+    """A structured transfer with its operands' values: where each tile element goes."""
+
+    addresses: np.ndarray
+    """Buffer element of each tile element (int64, the tile's shape)."""
+    moved: np.ndarray | None
+    """Which tile elements move (bool, the tile's shape); None when all do."""
+
+    @staticmethod
+    def of(op: tile.StructuredTransfer, args: PythonValues) -> _Descriptor:
+        values = dict(zip(op.operands, args))
+
+        def resolve(item: int | SSAValue) -> int:
+            return item if isinstance(item, int) else int(values[item])
+
+        shape = op.tile_type.get_shape()
+        rank = len(shape)
+        # coordinates[d] is the tile index along d, shaped to broadcast over the tile.
+        coordinates = [
+            np.arange(size, dtype=np.int64).reshape((size,) + (1,) * (rank - 1 - d))
+            for d, size in enumerate(shape)
+        ]
+        addresses = np.full(shape, resolve(op.mixed_offset()), np.int64)
+        for coordinate, stride in zip(coordinates, op.mixed_strides()):
+            addresses += coordinate * resolve(stride)
+        moved: np.ndarray | None = None
+        for coordinate, size, lower, upper in zip(
+            coordinates, shape, op.mixed_lower(), op.mixed_upper()
+        ):
+            lower, upper = resolve(lower), resolve(upper)
+            if lower > 0 or upper < size:
+                inside = (coordinate >= lower) & (coordinate < upper)
+                moved = inside if moved is None else moved & inside
+        if op.mask is not None:
+            mask = values[op.mask]
+            moved = mask if moved is None else moved & mask
+        if moved is not None:
+            moved = np.broadcast_to(moved, shape)
+        return _Descriptor(addresses, moved)
+
+
+def _indexed(args: PythonValues, op: tile.IndexedAccess) -> tuple[np.ndarray, np.ndarray | None]:
+    """The addresses (int64) and the mask (bool or None) of a gather, scatter or atomic."""
+    values = dict(zip(op.operands, args))
+    addresses = np.asarray(values[op.indices]).astype(np.int64)
+    mask = None if op.mask is None else np.asarray(values[op.mask])
+    return addresses, mask
+
+
+def _occurrence_ranks(addresses: np.ndarray) -> np.ndarray:
+    """For each address, how many equal addresses come before it."""
+    order = np.argsort(addresses, kind="stable")
+    in_order = addresses[order]
+    positions = np.arange(addresses.size)
+    starts = np.concatenate(([True], in_order[1:] != in_order[:-1]))
+    group_start = np.maximum.accumulate(np.where(starts, positions, 0))
+    ranks = np.empty(addresses.size, np.int64)
+    ranks[order] = positions - group_start
+    return ranks
+
+
+def _read_modify_write(
+    elements: np.ndarray,
+    addresses: np.ndarray,
+    update: Callable[..., np.ndarray],
+    operands: Sequence[np.ndarray],
+) -> np.ndarray:
+    """Apply `update(old, *operands)` element by element in order; return the values read.
+
+    Elements at distinct addresses are independent, so the updates run in
+    rounds: the first write to each address, then the second, and so on.
+    """
+    old = np.empty(addresses.size, elements.dtype)
+    ranks = _occurrence_ranks(addresses)
+    for rank in range(int(ranks.max(initial=-1)) + 1):
+        chosen = ranks == rank
+        targets = addresses[chosen]
+        read = elements[targets]
+        old[chosen] = read
+        elements[targets] = update(read, *(operand[chosen] for operand in operands))
+    return old
+
+
+def _unsigned(function: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """`function` applied to integers read unsigned."""
+
+    def on_unsigned(old: np.ndarray, value: np.ndarray) -> np.ndarray:
+        unsigned = np.dtype(f"uint{old.dtype.itemsize * 8}")
+        return function(old.view(unsigned), value.view(unsigned)).view(old.dtype)
+
+    return on_unsigned
+
+
+def _bits(value: np.ndarray) -> np.ndarray:
+    return value.view(np.dtype(f"uint{value.dtype.itemsize * 8}"))
+
+
+_ATOMIC_UPDATES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "add": np.add,
+    "fadd": np.add,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+    "max": np.maximum,
+    "min": np.minimum,
+    "umax": _unsigned(np.maximum),
+    "umin": _unsigned(np.minimum),
+    "exch": lambda old, value: value,
+}
+"""Atomic kind -> new element from the old one and the operand (in the element type,
+integers wrapping).  Floats take IEEE maximum/minimum (`_FLOAT_EXTREMA`)."""
+
+_FLOAT_EXTREMA = {"max": ieee_maximum, "min": ieee_minimum}
+
+
+def _compare_and_swap(old: np.ndarray, compare: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """The new element: `value` where the old bits equal `compare`'s."""
+    return np.where(_bits(old) == _bits(compare), value, old)
+
+
+# ---------------------------------------------------------------------------
+# Regions on whole arrays
+# ---------------------------------------------------------------------------
+
+
+def _as_tile(value: Value, type_: Attribute, shape: Sequence[int]) -> np.ndarray:
+    """A region's result as an array of `shape` (a uniform result is broadcast)."""
+    array = np.asarray(value)
+    if array.dtype != numpy_dtype(type_):
+        raise InterpretationError(f"a region yielded {array.dtype} for {type_}")
+    return np.broadcast_to(array, shape)
+
+
+def _apply(
+    interpreter: Interpreter, region: Region, operands: Sequence[Value], name: str
+) -> list[np.ndarray]:
+    """Run a scalar region once on whole arrays; its results with the operands' shape."""
+    shape = np.broadcast_shapes(*(np.shape(v) for v in operands))
+    results = interpreter.run_ssacfg_region(region, tuple(operands), name)
+    yielded = region.block.last_op
+    assert isinstance(yielded, tile.YieldOp)
+    return [_as_tile(v, t, shape) for v, t in zip(results, yielded.values.types)]
+
+
+def _reduce_leading(
+    interpreter: Interpreter, combiner: Region, operands: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Combine along axis 0 as a balanced tree of neighbouring blocks."""
+    while operands[0].shape[0] > 1:
+        pairs = operands[0].shape[0] // 2
+        combined = _apply(
+            interpreter,
+            combiner,
+            [o[0 : 2 * pairs : 2] for o in operands] + [o[1 : 2 * pairs : 2] for o in operands],
+            "tile.reduce",
+        )
+        if operands[0].shape[0] % 2:  # the last block has no partner yet
+            combined = [np.concatenate((c, o[-1:])) for c, o in zip(combined, operands)]
+        operands = combined
+    return [o[0] for o in operands]
+
+
+def _scan_leading(
+    interpreter: Interpreter, combiner: Region, operands: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Inclusive prefix combine along axis 0 (Hillis-Steele)."""
+    length = operands[0].shape[0]
+    distance = 1
+    while distance < length:
+        combined = _apply(
+            interpreter,
+            combiner,
+            [o[:-distance] for o in operands] + [o[distance:] for o in operands],
+            "tile.scan",
+        )
+        operands = [np.concatenate((o[:distance], c)) for o, c in zip(operands, combined)]
+        distance *= 2
+    return operands
+
+
+# ---------------------------------------------------------------------------
+# The ops
+# ---------------------------------------------------------------------------
+
+
+@register_impls
+class TileFunctions(InterpreterFunctions):
+    """numpy implementations of the `tile` ops; see the module docstring."""
+
+    @impl(tile.ProgramIdOp)
+    def run_program_id(self, interpreter: Interpreter, op: tile.ProgramIdOp, args: PythonValues):
+        return (np.int32(_program(interpreter).coordinates[op.axis.value.data]),)
+
+    @impl(tile.NumProgramsOp)
+    def run_num_programs(
+        self, interpreter: Interpreter, op: tile.NumProgramsOp, args: PythonValues
+    ):
+        return (np.int32(_program(interpreter).grid[op.axis.value.data]),)
+
+    @impl(tile.BufferCastOp)
+    def run_buffer_cast(self, interpreter: Interpreter, op: tile.BufferCastOp, args: PythonValues):
+        (buffer,) = args
+        result_type = op.result.type
+        assert isinstance(result_type, tile.BufferType)
+        return (buffer.viewed_as(numpy_dtype(result_type.element_type)),)
+
+    # Data movement.
+
+    @impl(tile.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: tile.LoadOp, args: PythonValues):
+        buffer: Buffer = dict(zip(op.operands, args))[op.buffer]
+        descriptor = _Descriptor.of(op, args)
+        _check_inside(interpreter, op, buffer, descriptor.addresses, descriptor.moved, "reads")
+        if descriptor.moved is None:
+            return (buffer.elements[descriptor.addresses],)
+        pad = 0 if op.pad is None else args[0]
+        result = np.full(descriptor.addresses.shape, pad, buffer.elements.dtype)
+        result[descriptor.moved] = buffer.elements[descriptor.addresses[descriptor.moved]]
+        return (result,)
+
+    @impl(tile.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):
+        value, buffer = args[0], args[1]
+        descriptor = _Descriptor.of(op, args)
+        _check_inside(interpreter, op, buffer, descriptor.addresses, descriptor.moved, "writes")
+        moved = np.ones(value.shape, bool) if descriptor.moved is None else descriptor.moved
+        _write_in_order(buffer.elements, descriptor.addresses[moved], value[moved])
+        return ()
+
+    @impl(tile.GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: tile.GatherOp, args: PythonValues):
+        buffer: Buffer = dict(zip(op.operands, args))[op.buffer]
+        addresses, mask = _indexed(args, op)
+        _check_inside(interpreter, op, buffer, addresses, mask, "reads")
+        if mask is None:
+            return (as_value(buffer.elements[addresses], op.result.type),)
+        pad = 0 if op.pad is None else args[0]
+        result = np.full(addresses.shape, pad, buffer.elements.dtype)
+        result[mask] = buffer.elements[addresses[mask]]
+        return (as_value(result, op.result.type),)
+
+    @impl(tile.ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: tile.ScatterOp, args: PythonValues):
+        value, buffer = np.asarray(args[0]), args[1]
+        addresses, mask = _indexed(args, op)
+        _check_inside(interpreter, op, buffer, addresses, mask, "writes")
+        moved = np.ones(addresses.shape, bool) if mask is None else mask
+        _write_in_order(buffer.elements, addresses[moved], value[moved])
+        return ()
+
+    def _atomic(
+        self,
+        interpreter: Interpreter,
+        op: tile.AtomicRMWOp | tile.AtomicCASOp,
+        args: PythonValues,
+        update: Callable[..., np.ndarray],
+        operands: Sequence[SSAValue],
+    ) -> PythonValues:
+        """Read-modify-write the addressed elements in row-major order; return the reads."""
+        values = dict(zip(op.operands, args))
+        buffer: Buffer = values[op.buffer]
+        addresses, mask = _indexed(args, op)
+        _check_inside(interpreter, op, buffer, addresses, mask, "updates")
+        moved = np.ones(addresses.shape, bool) if mask is None else mask
+        read = np.zeros(addresses.shape, buffer.elements.dtype)
+        with np.errstate(all="ignore"):  # integer atomics wrap
+            read[moved] = _read_modify_write(
+                buffer.elements,
+                addresses[moved],
+                update,
+                [np.broadcast_to(values[o], addresses.shape)[moved] for o in operands],
+            )
+        return (as_value(read, op.result.type),)
+
+    @impl(tile.AtomicRMWOp)
+    def run_atomic_rmw(self, interpreter: Interpreter, op: tile.AtomicRMWOp, args: PythonValues):
+        kind = op.kind.data
+        update = _ATOMIC_UPDATES[kind]
+        if kind in _FLOAT_EXTREMA and np.issubdtype(numpy_dtype(op.value.type), np.floating):
+            update = _FLOAT_EXTREMA[kind]
+        return self._atomic(interpreter, op, args, update, [op.value])
+
+    @impl(tile.AtomicCASOp)
+    def run_atomic_cas(self, interpreter: Interpreter, op: tile.AtomicCASOp, args: PythonValues):
+        return self._atomic(interpreter, op, args, _compare_and_swap, [op.compare, op.value])
+
+    # Vector unit.
+
+    @impl(tile.MapOp)
+    def run_map(self, interpreter: Interpreter, op: tile.MapOp, args: PythonValues):
+        results = interpreter.run_ssacfg_region(op.body, args, "tile.map")
+        return tuple(_as_tile(v, r.type, op.shape) for v, r in zip(results, op.results_))
+
+    @impl(tile.ReduceOp)
+    def run_reduce(self, interpreter: Interpreter, op: tile.ReduceOp, args: PythonValues):
+        axis = op.axis.value.data
+        operands = [np.moveaxis(a, axis, 0) for a in args]
+        reduced = _reduce_leading(interpreter, op.combiner, operands)
+        return tuple(as_value(r, t) for r, t in zip(reduced, op.results_.types))
+
+    @impl(tile.ScanOp)
+    def run_scan(self, interpreter: Interpreter, op: tile.ScanOp, args: PythonValues):
+        axis = op.axis.value.data
+        operands = [np.moveaxis(a, axis, 0) for a in args]
+        if op.reverse.value.data:
+            operands = [o[::-1] for o in operands]
+        scanned = _scan_leading(interpreter, op.combiner, operands)
+        if op.reverse.value.data:
+            scanned = [s[::-1] for s in scanned]
+        return tuple(np.moveaxis(s, 0, axis) for s in scanned)
+
+    @impl(tile.BroadcastOp)
+    def run_broadcast(self, interpreter: Interpreter, op: tile.BroadcastOp, args: PythonValues):
+        return (np.broadcast_to(args[0], tile.shape_of(op.result.type)),)
+
+    @impl(tile.IotaOp)
+    def run_iota(self, interpreter: Interpreter, op: tile.IotaOp, args: PythonValues):
+        (length,) = tile.shape_of(op.result.type)
+        start = op.start.value.data
+        return (np.arange(start, start + length).astype(numpy_dtype(op.result.type)),)
+
+    @impl(tile.ReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: tile.ReshapeOp, args: PythonValues):
+        return (np.reshape(args[0], tile.shape_of(op.result.type)),)
+
+    @impl(tile.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: tile.TransposeOp, args: PythonValues):
+        return (np.transpose(args[0], op.permutation.get_values()),)
+
+    # Matrix unit.
+
+    @impl(tile.MatmulOp)
+    def run_matmul(self, interpreter: Interpreter, op: tile.MatmulOp, args: PythonValues):
+        lhs, rhs, acc = args
+        with np.errstate(all="ignore"):
+            return (acc + np.matmul(lhs.astype(acc.dtype), rhs.astype(acc.dtype)),)
+
+    # Checks and terminators.
+
+    @impl(tile.AssertOp)
+    def run_assert(self, interpreter: Interpreter, op: tile.AssertOp, args: PythonValues):
+        (condition,) = args
+        if not np.all(condition):
+            first = int(np.argmin(condition))
+            where = (
+                f" at tile element {_tile_position(np.shape(condition), first)}"
+                if np.ndim(condition)
+                else ""
+            )
+            raise _fail(interpreter, op, f"assertion failed{where}: {op.message.data}")
+        return ()
+
+    @impl_terminator(tile.YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: tile.YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl_terminator(tile.ReturnOp)
+    def run_return(
+        self, interpreter: Interpreter, op: tile.ReturnOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(()), ()
+
+
+# ---------------------------------------------------------------------------
+# Launching a kernel
+# ---------------------------------------------------------------------------
+
+
+def tile_interpreter(module: ModuleOp) -> Interpreter:
+    """An interpreter for tile kernels: tile, scf, arith and math on numpy values."""
+    interpreter = Interpreter(module)
+    for functions in (TileFunctions(), ScfFunctions(), ArithFunctions(), MathFunctions()):
+        interpreter.register_implementations(functions)
+    return interpreter
+
+
+def launch(
+    kernel: tile.KernelOp,
+    grid: Sequence[int],
+    arguments: Sequence[Buffer | int | float | Value],
+    interpreter: Interpreter | None = None,
+) -> None:
+    """Run every program instance of `kernel` over `grid` (x fastest) on `arguments`.
+
+    Buffers are written in place; scalars are converted to their argument's
+    type.  A failed bounds check or assertion raises a `CompileError`.
+    """
+    if interpreter is None:
+        module = kernel.parent_op()
+        assert isinstance(module, ModuleOp), "a kernel lives in a module"
+        interpreter = tile_interpreter(module)
+    grid_xyz = (tuple(grid) + (1, 1, 1))[:3]
+    values = tuple(
+        argument if isinstance(argument, Buffer) else as_value(argument, type_)
+        for argument, type_ in zip(arguments, kernel.function_type.inputs.data, strict=True)
+    )
+    with np.errstate(all="ignore"):  # overflow, NaN and division by zero are semantics here
+        for z, y, x in itertools.product(*(range(n) for n in reversed(grid_xyz))):
+            interpreter.set_data(TileFunctions, _PROGRAM, _Program(grid_xyz, (x, y, z)))
+            interpreter.run_ssacfg_region(kernel.body, values, "tile.kernel")
