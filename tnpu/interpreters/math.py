@@ -77,11 +77,11 @@ def round_half_away(x: Any) -> Any:
 def fused_multiply_add(a: Value, b: Value, c: Value, type_: Attribute) -> Value:
     """a*b+c rounded once to `type_`."""
     if numpy_dtype(type_).itemsize >= 8:
-        return as_value(_exact_fma_float64(a, b, c), type_)
-    return as_value(_round_to_odd_sum(a, b, c).astype(numpy_dtype(type_)), type_)
+        return as_value(exact_fma_float64(a, b, c), type_)
+    return as_value(fma_round_to_odd(a, b, c).astype(numpy_dtype(type_)), type_)
 
 
-def _round_to_odd_sum(a: Value, b: Value, c: Value) -> Any:
+def fma_round_to_odd(a: Value, b: Value, c: Value) -> Any:
     """a*b+c in float64 rounded to odd, so that one more rounding is correct.
 
     The product of two values of at most 24-bit significand is exact in
@@ -113,7 +113,7 @@ def _fma_one(a: float, b: float, c: float) -> float:
         return pymath.copysign(pymath.inf, exact)
 
 
-_exact_fma_float64 = np.vectorize(_fma_one, otypes=[np.float64])
+exact_fma_float64 = np.vectorize(_fma_one, otypes=[np.float64])
 """float64 fma through exact rationals (float64 has no wider type to round to odd in)."""
 
 

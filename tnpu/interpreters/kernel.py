@@ -1,0 +1,127 @@
+"""Launch a TTIR kernel over a grid with the reference interpreter.
+
+    result = run_kernel(module, [x_storage, y_storage, np.int32(n)], grid=(4, 1, 1))
+    result.buffers["y"]   # y's storage after the launch
+
+A pointer parameter takes a 1-D numpy array, the whole storage behind the
+pointer in storage order (so a strided view stays strided: the kernel's own
+index arithmetic picks the elements); a scalar parameter takes a number.
+Program instances run one after another, x fastest, then y, then z, as a
+GPU numbers its blocks; each sees the memory its predecessors left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import Interpreter, InterpreterFunctions
+from xdsl.interpreters.cf import CfFunctions
+from xdsl.traits import SymbolTable
+
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import tt
+from tnpu.interpreters.arith import ArithFunctions
+from tnpu.interpreters.math import MathFunctions
+from tnpu.interpreters.memory import Memory
+from tnpu.interpreters.scf import ScfFunctions
+from tnpu.interpreters.tt import Launch, TTFunctions
+from tnpu.interpreters.values import as_value
+
+FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
+    TTFunctions,
+    ArithFunctions,
+    MathFunctions,
+    ScfFunctions,
+    CfFunctions,
+)
+"""Everything the TTIR interpreter registers, dialect by dialect."""
+
+
+@dataclass
+class KernelResult:
+    buffers: dict[str, np.ndarray]
+    """Each pointer parameter's storage after the launch, by parameter name."""
+    libdevice_symbols: frozenset[str]
+    """libdevice symbols evaluated through the reference table."""
+
+
+def kernel_function(module: ModuleOp, name: str | None = None) -> tt.FuncOp:
+    """The kernel: the function called `name`, or else the module's only public `tt.func`."""
+    if name is not None:
+        found = SymbolTable.lookup_symbol(module, name)
+        if not isinstance(found, tt.FuncOp):
+            raise CompileError(module, f"has no tt.func named '{name}'")
+        return found
+    public = [
+        op for op in module.ops
+        if isinstance(op, tt.FuncOp) and (op.sym_visibility is None or op.sym_visibility.data == "public")
+    ]
+    if len(public) != 1:
+        raise CompileError(module, f"has {len(public)} public tt.func ops; name the kernel")
+    return public[0]
+
+
+def parameter_names(function: tt.FuncOp) -> list[str]:
+    return [arg.name_hint or f"arg{i}" for i, arg in enumerate(function.body.blocks.first.args)]
+
+
+def check_interpretable(module: ModuleOp) -> None:
+    """Raise a `CompileError` at the first op the interpreter has no implementation of."""
+    known = {
+        op_type
+        for functions in FUNCTIONS
+        for op_type, _ in functions._impls()  # pyright: ignore[reportPrivateUsage]
+    }
+    for op in module.walk():
+        if op is not module and not isinstance(op, tt.FuncOp) and type(op) not in known:
+            raise CompileError(op, "has no implementation in the TTIR interpreter")
+
+
+def run_kernel(
+    module: ModuleOp,
+    arguments: Sequence[Any],
+    grid: Sequence[int],
+    *,
+    kernel: str | None = None,
+    output: TextIO | None = None,
+) -> KernelResult:
+    """Run `kernel` for every program of `grid`; see the module docstring.
+
+    Raises `KernelError` for a fault in the kernel (out-of-bounds access,
+    failed device assert), `CompileError` for an op with no implementation.
+    """
+    function = kernel_function(module, kernel)
+    check_interpretable(module)
+    parameters = function.body.blocks.first.args
+    if len(arguments) != len(parameters):
+        raise ValueError(f"the kernel takes {len(parameters)} arguments, got {len(arguments)}")
+    memory = Memory()
+    values = []
+    pointers: dict[str, tuple[int, np.dtype]] = {}
+    for name, parameter, argument in zip(parameter_names(function), parameters, arguments):
+        if isinstance(parameter.type, tt.PointerType):
+            storage = np.asarray(argument)
+            pointers[name] = (memory.allocate(name, storage), storage.dtype)
+            values.append(as_value(pointers[name][0], parameter.type))
+        else:
+            values.append(as_value(argument, parameter.type))
+    full_grid = (*grid, *(1,) * (3 - len(grid)))
+    launch = Launch(full_grid, memory)  # type: ignore[arg-type]
+    interpreter = Interpreter(module, file=output)
+    for functions in FUNCTIONS:
+        interpreter.register_implementations(functions())
+    interpreter.set_data(TTFunctions, "launch", launch)
+    for z in range(full_grid[2]):
+        for y in range(full_grid[1]):
+            for x in range(full_grid[0]):
+                launch.program_id = (x, y, z)
+                interpreter.call_op(function, tuple(values))
+    return KernelResult(
+        {name: memory.contents(address, dtype) for name, (address, dtype) in pointers.items()},
+        frozenset(launch.libdevice_symbols),
+    )
+
