@@ -17,7 +17,7 @@ config.excludes = ["Inputs", "fixtures", "__pycache__", ".venv", "build"]
 # Put the interpreter's bin directory (the venv) first, so RUN lines find our tools.
 bin_dir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
-for name in ("HOME", "TMPDIR"):
+for name in ("HOME", "TMPDIR", "PYTHONPATH"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
 # Keep Triton's and Inductor's caches out of $HOME.

@@ -45,7 +45,28 @@ def _strip_gpu_only() -> type[ModulePass]:
     return StripGpuOnlyPass
 
 
+def _ttir_to_tile() -> type[ModulePass]:
+    from tnpu.lowering.ttir_to_tile import TTIRToTilePass
+
+    return TTIRToTilePass
+
+
+def _fuse_tile_maps() -> type[ModulePass]:
+    from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
+
+    return FuseTileMapsPass
+
+
+def _tnpu_to_tile() -> type[ModulePass]:
+    from tnpu.lowering.pipeline import TnpuToTilePipeline
+
+    return TnpuToTilePipeline
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "ttir-to-tile": _ttir_to_tile,
+    "fuse-tile-maps": _fuse_tile_maps,
+    "tnpu-to-tile": _tnpu_to_tile,
     "strip-gpu-only": _strip_gpu_only,
 }
 

@@ -1,0 +1,39 @@
+"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import (
+    CommonSubexpressionElimination,
+)
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+from tnpu.lowering.ttir_to_tile import TTIRToTilePass
+from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
+from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
+
+
+@dataclass(frozen=True)
+class TnpuToTilePipeline(ModulePass):
+    """TTIR to tile IR: strip-gpu-only, lower-libdevice, ttir-to-tile, fuse-tile-maps, cse, dce.
+
+    The pipeline `tnpu run` and the backends start from; each step is also a
+    pass of its own.
+    """
+
+    name = "tnpu-to-tile"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for step in (
+            StripGpuOnlyPass(),
+            TTIRToTilePass(),
+            DeadCodeElimination(),
+            FuseTileMapsPass(),
+            CommonSubexpressionElimination(),
+            DeadCodeElimination(),
+        ):
+            step.apply(ctx, op)
