@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -48,7 +49,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from tnpu.diagnostics import CompileError
@@ -143,53 +144,109 @@ def _write_in_order(elements: np.ndarray, addresses: np.ndarray, values: np.ndar
 
 
 @dataclass(frozen=True)
-class _Descriptor:
-    """A structured transfer with its operands' values: where each tile element goes."""
+class _Operand:
+    """An operand, by its position among the op's operands (the impl's `args`)."""
 
-    addresses: np.ndarray
-    """Buffer element of each tile element (int64, the tile's shape)."""
-    moved: np.ndarray | None
-    """Which tile elements move (bool, the tile's shape); None when all do."""
+    position: int
 
     @staticmethod
-    def of(op: tile.StructuredTransfer, args: PythonValues) -> _Descriptor:
-        values = dict(zip(op.operands, args))
+    def of(op: Operation, value: SSAValue) -> _Operand:
+        return _Operand(list(op.operands).index(value))
 
-        def resolve(item: int | SSAValue) -> int:
-            return item if isinstance(item, int) else int(values[item])
+    @staticmethod
+    def optional(op: Operation, value: SSAValue | None) -> _Operand | None:
+        return None if value is None else _Operand.of(op, value)
 
-        shape = op.tile_type.get_shape()
+
+def _resolve(item: int | _Operand, args: PythonValues) -> int:
+    return item if isinstance(item, int) else int(args[item.position])
+
+
+def _cached(interpreter: Interpreter, op: Operation, build: Callable[[Operation], Any]) -> Any:
+    """`build(op)`, computed once per op and interpreter: op accessors are slow."""
+    layouts = interpreter.get_data(TileFunctions, "layouts", dict)
+    if op not in layouts:
+        layouts[op] = build(op)
+    return layouts[op]
+
+
+@dataclass(frozen=True)
+class _StructuredLayout:
+    """What a `tile.load`/`tile.store` knows before it runs: its operands and tile coordinates."""
+
+    buffer: _Operand
+    offset: int | _Operand
+    strides: list[int | _Operand]
+    bounds: list[tuple[int | _Operand, int | _Operand, int]]
+    """(lower, upper, size) per dimension."""
+    mask: _Operand | None
+    shape: tuple[int, ...]
+    coordinates: list[np.ndarray]
+    """The tile index along each dimension, shaped to broadcast over the tile."""
+
+    @staticmethod
+    def of(op: tile.StructuredTransfer) -> _StructuredLayout:
+        def operand(item: int | SSAValue) -> int | _Operand:
+            return item if isinstance(item, int) else _Operand.of(op, item)
+
+        shape = tuple(op.tile_type.get_shape())
         rank = len(shape)
-        # coordinates[d] is the tile index along d, shaped to broadcast over the tile.
-        coordinates = [
-            np.arange(size, dtype=np.int64).reshape((size,) + (1,) * (rank - 1 - d))
-            for d, size in enumerate(shape)
-        ]
-        addresses = np.full(shape, resolve(op.mixed_offset()), np.int64)
-        for coordinate, stride in zip(coordinates, op.mixed_strides()):
-            addresses += coordinate * resolve(stride)
+        return _StructuredLayout(
+            buffer=_Operand.of(op, op.buffer),
+            offset=operand(op.mixed_offset()),
+            strides=[operand(s) for s in op.mixed_strides()],
+            bounds=[
+                (operand(lower), operand(upper), size)
+                for lower, upper, size in zip(op.mixed_lower(), op.mixed_upper(), shape)
+            ],
+            mask=_Operand.optional(op, op.mask),
+            shape=shape,
+            coordinates=[
+                np.arange(size, dtype=np.int64).reshape((size,) + (1,) * (rank - 1 - d))
+                for d, size in enumerate(shape)
+            ],
+        )
+
+    def transfer(self, args: PythonValues) -> tuple[np.ndarray, np.ndarray | None]:
+        """Buffer element of each tile element (int64), and which move (bool; None: all)."""
+        addresses = np.full(self.shape, _resolve(self.offset, args), np.int64)
+        for coordinate, stride in zip(self.coordinates, self.strides):
+            addresses += coordinate * _resolve(stride, args)
         moved: np.ndarray | None = None
-        for coordinate, size, lower, upper in zip(
-            coordinates, shape, op.mixed_lower(), op.mixed_upper()
-        ):
-            lower, upper = resolve(lower), resolve(upper)
-            if lower > 0 or upper < size:
-                inside = (coordinate >= lower) & (coordinate < upper)
+        for coordinate, (lower, upper, size) in zip(self.coordinates, self.bounds):
+            low, high = _resolve(lower, args), _resolve(upper, args)
+            if low > 0 or high < size:
+                inside = (coordinate >= low) & (coordinate < high)
                 moved = inside if moved is None else moved & inside
-        if op.mask is not None:
-            mask = values[op.mask]
+        if self.mask is not None:
+            mask = args[self.mask.position]
             moved = mask if moved is None else moved & mask
         if moved is not None:
-            moved = np.broadcast_to(moved, shape)
-        return _Descriptor(addresses, moved)
+            moved = np.broadcast_to(moved, self.shape)
+        return addresses, moved
 
 
-def _indexed(args: PythonValues, op: tile.IndexedAccess) -> tuple[np.ndarray, np.ndarray | None]:
-    """The addresses (int64) and the mask (bool or None) of a gather, scatter or atomic."""
-    values = dict(zip(op.operands, args))
-    addresses = np.asarray(values[op.indices]).astype(np.int64)
-    mask = None if op.mask is None else np.asarray(values[op.mask])
-    return addresses, mask
+@dataclass(frozen=True)
+class _IndexedLayout:
+    """The operands of a gather, scatter or atomic."""
+
+    buffer: _Operand
+    indices: _Operand
+    mask: _Operand | None
+
+    @staticmethod
+    def of(op: tile.IndexedAccess) -> _IndexedLayout:
+        return _IndexedLayout(
+            _Operand.of(op, op.buffer),
+            _Operand.of(op, op.indices),
+            _Operand.optional(op, op.mask),
+        )
+
+    def transfer(self, args: PythonValues) -> tuple[np.ndarray, np.ndarray | None]:
+        """The addresses (int64) and the mask (bool; None: all move)."""
+        addresses = np.asarray(args[self.indices.position]).astype(np.int64)
+        mask = None if self.mask is None else np.asarray(args[self.mask.position])
+        return addresses, mask
 
 
 def _occurrence_ranks(addresses: np.ndarray) -> np.ndarray:
@@ -268,23 +325,20 @@ def _compare_and_swap(old: np.ndarray, compare: np.ndarray, value: np.ndarray) -
 # ---------------------------------------------------------------------------
 
 
-def _as_tile(value: Value, type_: Attribute, shape: Sequence[int]) -> np.ndarray:
+def _as_tile(value: Value, dtype: np.dtype, shape: Sequence[int]) -> np.ndarray:
     """A region's result as an array of `shape` (a uniform result is broadcast)."""
     array = np.asarray(value)
-    if array.dtype != numpy_dtype(type_):
-        raise InterpretationError(f"a region yielded {array.dtype} for {type_}")
+    if array.dtype != dtype:
+        raise InterpretationError(f"a region yielded {array.dtype} where {dtype} was due")
     return np.broadcast_to(array, shape)
 
 
-def _apply(
-    interpreter: Interpreter, region: Region, operands: Sequence[Value], name: str
+def _combine(
+    interpreter: Interpreter, combiner: Region, accumulated: list[np.ndarray], new: list[np.ndarray]
 ) -> list[np.ndarray]:
-    """Run a scalar region once on whole arrays; its results with the operands' shape."""
-    shape = np.broadcast_shapes(*(np.shape(v) for v in operands))
-    results = interpreter.run_ssacfg_region(region, tuple(operands), name)
-    yielded = region.block.last_op
-    assert isinstance(yielded, tile.YieldOp)
-    return [_as_tile(v, t, shape) for v, t in zip(results, yielded.values.types)]
+    """Run a combine region once on whole arrays of accumulated and new values."""
+    results = interpreter.run_ssacfg_region(combiner, (*accumulated, *new), "combiner")
+    return [_as_tile(r, a.dtype, a.shape) for r, a in zip(results, accumulated)]
 
 
 def _reduce_leading(
@@ -293,11 +347,11 @@ def _reduce_leading(
     """Combine along axis 0 as a balanced tree of neighbouring blocks."""
     while operands[0].shape[0] > 1:
         pairs = operands[0].shape[0] // 2
-        combined = _apply(
+        combined = _combine(
             interpreter,
             combiner,
-            [o[0 : 2 * pairs : 2] for o in operands] + [o[1 : 2 * pairs : 2] for o in operands],
-            "tile.reduce",
+            [o[0 : 2 * pairs : 2] for o in operands],
+            [o[1 : 2 * pairs : 2] for o in operands],
         )
         if operands[0].shape[0] % 2:  # the last block has no partner yet
             combined = [np.concatenate((c, o[-1:])) for c, o in zip(combined, operands)]
@@ -312,15 +366,20 @@ def _scan_leading(
     length = operands[0].shape[0]
     distance = 1
     while distance < length:
-        combined = _apply(
+        combined = _combine(
             interpreter,
             combiner,
-            [o[:-distance] for o in operands] + [o[distance:] for o in operands],
-            "tile.scan",
+            [o[:-distance] for o in operands],
+            [o[distance:] for o in operands],
         )
         operands = [np.concatenate((o[:distance], c)) for o, c in zip(operands, combined)]
         distance *= 2
     return operands
+
+
+def _map_results(op: tile.MapOp) -> tuple[tuple[int, ...], list[np.dtype]]:
+    """The shape and the element dtypes of a map's results."""
+    return op.shape, [numpy_dtype(t) for t in op.results_.types]
 
 
 # ---------------------------------------------------------------------------
@@ -353,41 +412,49 @@ class TileFunctions(InterpreterFunctions):
 
     @impl(tile.LoadOp)
     def run_load(self, interpreter: Interpreter, op: tile.LoadOp, args: PythonValues):
-        buffer: Buffer = dict(zip(op.operands, args))[op.buffer]
-        descriptor = _Descriptor.of(op, args)
-        _check_inside(interpreter, op, buffer, descriptor.addresses, descriptor.moved, "reads")
-        if descriptor.moved is None:
-            return (buffer.elements[descriptor.addresses],)
-        pad = 0 if op.pad is None else args[0]
-        result = np.full(descriptor.addresses.shape, pad, buffer.elements.dtype)
-        result[descriptor.moved] = buffer.elements[descriptor.addresses[descriptor.moved]]
+        layout: _StructuredLayout = _cached(interpreter, op, _StructuredLayout.of)
+        buffer: Buffer = args[layout.buffer.position]
+        addresses, moved = layout.transfer(args)
+        _check_inside(interpreter, op, buffer, addresses, moved, "reads")
+        if moved is None:
+            return (buffer.elements[addresses],)
+        # `pad`, when present, is the first operand.
+        pad = args[0] if layout.buffer.position == 1 else 0
+        result = np.full(addresses.shape, pad, buffer.elements.dtype)
+        result[moved] = buffer.elements[addresses[moved]]
         return (result,)
 
     @impl(tile.StoreOp)
     def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):
-        value, buffer = args[0], args[1]
-        descriptor = _Descriptor.of(op, args)
-        _check_inside(interpreter, op, buffer, descriptor.addresses, descriptor.moved, "writes")
-        moved = np.ones(value.shape, bool) if descriptor.moved is None else descriptor.moved
-        _write_in_order(buffer.elements, descriptor.addresses[moved], value[moved])
+        layout: _StructuredLayout = _cached(interpreter, op, _StructuredLayout.of)
+        value, buffer = args[0], args[layout.buffer.position]
+        addresses, moved = layout.transfer(args)
+        _check_inside(interpreter, op, buffer, addresses, moved, "writes")
+        if moved is None:
+            _write_in_order(buffer.elements, addresses.reshape(-1), value.reshape(-1))
+        else:
+            _write_in_order(buffer.elements, addresses[moved], value[moved])
         return ()
 
     @impl(tile.GatherOp)
     def run_gather(self, interpreter: Interpreter, op: tile.GatherOp, args: PythonValues):
-        buffer: Buffer = dict(zip(op.operands, args))[op.buffer]
-        addresses, mask = _indexed(args, op)
+        layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
+        buffer: Buffer = args[layout.buffer.position]
+        addresses, mask = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, mask, "reads")
         if mask is None:
-            return (as_value(buffer.elements[addresses], op.result.type),)
-        pad = 0 if op.pad is None else args[0]
-        result = np.full(addresses.shape, pad, buffer.elements.dtype)
-        result[mask] = buffer.elements[addresses[mask]]
-        return (as_value(result, op.result.type),)
+            result = buffer.elements[addresses]
+        else:
+            pad = args[0] if layout.buffer.position == 1 else 0
+            result = np.full(addresses.shape, pad, buffer.elements.dtype)
+            result[mask] = buffer.elements[addresses[mask]]
+        return (result[()],)  # a scalar for scalar indices, else the tile
 
     @impl(tile.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: tile.ScatterOp, args: PythonValues):
-        value, buffer = np.asarray(args[0]), args[1]
-        addresses, mask = _indexed(args, op)
+        layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
+        value, buffer = np.asarray(args[0]), args[layout.buffer.position]
+        addresses, mask = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, mask, "writes")
         moved = np.ones(addresses.shape, bool) if mask is None else mask
         _write_in_order(buffer.elements, addresses[moved], value[moved])
@@ -399,42 +466,47 @@ class TileFunctions(InterpreterFunctions):
         op: tile.AtomicRMWOp | tile.AtomicCASOp,
         args: PythonValues,
         update: Callable[..., np.ndarray],
-        operands: Sequence[SSAValue],
     ) -> PythonValues:
-        """Read-modify-write the addressed elements in row-major order; return the reads."""
-        values = dict(zip(op.operands, args))
-        buffer: Buffer = values[op.buffer]
-        addresses, mask = _indexed(args, op)
+        """Read-modify-write the addressed elements in row-major order; return the reads.
+
+        `update` takes the old element and the op's leading operands (the
+        value, or the compared value and the value), which precede the buffer.
+        """
+        layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
+        buffer: Buffer = args[layout.buffer.position]
+        addresses, mask = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, mask, "updates")
         moved = np.ones(addresses.shape, bool) if mask is None else mask
+        operands = args[: layout.buffer.position]
         read = np.zeros(addresses.shape, buffer.elements.dtype)
         with np.errstate(all="ignore"):  # integer atomics wrap
             read[moved] = _read_modify_write(
                 buffer.elements,
                 addresses[moved],
                 update,
-                [np.broadcast_to(values[o], addresses.shape)[moved] for o in operands],
+                [np.broadcast_to(o, addresses.shape)[moved] for o in operands],
             )
-        return (as_value(read, op.result.type),)
+        return (read[()],)  # a scalar for scalar indices, else the tile
 
     @impl(tile.AtomicRMWOp)
     def run_atomic_rmw(self, interpreter: Interpreter, op: tile.AtomicRMWOp, args: PythonValues):
         kind = op.kind.data
         update = _ATOMIC_UPDATES[kind]
-        if kind in _FLOAT_EXTREMA and np.issubdtype(numpy_dtype(op.value.type), np.floating):
+        if kind in _FLOAT_EXTREMA and np.issubdtype(np.asarray(args[0]).dtype, np.floating):
             update = _FLOAT_EXTREMA[kind]
-        return self._atomic(interpreter, op, args, update, [op.value])
+        return self._atomic(interpreter, op, args, update)
 
     @impl(tile.AtomicCASOp)
     def run_atomic_cas(self, interpreter: Interpreter, op: tile.AtomicCASOp, args: PythonValues):
-        return self._atomic(interpreter, op, args, _compare_and_swap, [op.compare, op.value])
+        return self._atomic(interpreter, op, args, _compare_and_swap)
 
     # Vector unit.
 
     @impl(tile.MapOp)
     def run_map(self, interpreter: Interpreter, op: tile.MapOp, args: PythonValues):
+        shape, dtypes = _cached(interpreter, op, _map_results)
         results = interpreter.run_ssacfg_region(op.body, args, "tile.map")
-        return tuple(_as_tile(v, r.type, op.shape) for v, r in zip(results, op.results_))
+        return tuple(_as_tile(r, dtype, shape) for r, dtype in zip(results, dtypes))
 
     @impl(tile.ReduceOp)
     def run_reduce(self, interpreter: Interpreter, op: tile.ReduceOp, args: PythonValues):
