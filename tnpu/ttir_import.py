@@ -15,9 +15,9 @@ import re
 from graphlib import CycleError, TopologicalSorter
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import AnyFloat, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
@@ -28,8 +28,36 @@ _ALIAS_DEFINITION = re.compile(r"^(#[A-Za-z_][\w.$-]*)[ \t]*=", re.MULTILINE)
 _ALIAS_REFERENCE = re.compile(r"#[A-Za-z_][\w.$-]*")
 
 
+@dataclasses.dataclass
+class _BitPatternAwareElement(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """A dense-literal element where a hex integer for a float type is a bit pattern.
+
+    MLIR (and Triton) print float infinities and NaNs in dense literals as
+    `dense<0xFF800000>`; xDSL 0.75 reads the hex as the integer 4286578688
+    and converts it to a float, so `-inf` silently became 4.29e9.  Scalar
+    constants (`arith.constant 0x7F800000 : f32`) are already read as bits.
+    Drop this class when xDSL's `_TensorLiteralElement.to_type` does the same.
+    """
+
+    def to_type(self, parser: AttrParser, type: Attribute):
+        if (
+            isinstance(type, AnyFloat)
+            and isinstance(self.value, int)
+            and not isinstance(self.value, bool)
+            and self.span.text[:2] in ("0x", "0X")
+        ):
+            if self.value.bit_length() > type.bitwidth:
+                parser.raise_error(
+                    "hexadecimal float constant out of range for type", self.span
+                )
+            return next(type.iter_unpack(self.value.to_bytes(type.compile_time_size, "little")))
+        return super().to_type(parser, type)
+
+
 class TTIRParser(Parser):
     """An MLIR parser that accepts attribute aliases defined after their uses."""
+
+    _TensorLiteralElement = _BitPatternAwareElement
 
     def __init__(
         self, ctx: Context, text: str, name: str = "<unknown>", line_offset: int = 0

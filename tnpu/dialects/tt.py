@@ -1,21 +1,32 @@
 """The Triton IR dialect (`tt`), as Triton 3.6 to 3.9 print it.
 
 Every op, type and attribute keeps Triton's textual syntax, so a TTIR file
-prints back the way Triton printed it (apart from SSA names).  Verifiers check
-what Triton's verifier checks: pointer/offset/mask/`other` agreement, shapes
-of broadcasts and reshapes, reduce/scan region signatures and dot shapes.
+prints back the way Triton printed it (apart from SSA names), and Triton's
+own parser accepts what tnpu prints, in the custom and the generic form.
+Where 3.6 and 3.9 differ, an op accepts both and prints what it was given:
+3.6's load/store cache keywords and block pointers (`tt.make_tensor_ptr`,
+`tt.advance`, `!tt.ptr<tensor<...>>`) beside 3.9's `#tt.cache_policy`.
 
-Where Triton prints an enum as a keyword (`x`, `fadd`, `acq_rel`, ...), the op
-holds an `EnumAttribute`; attributes Triton prints in the attribute dictionary
-are properties, as in MLIR.
+Triton's enums are MLIR `I32EnumAttr`s: an `i32` integer in the attribute
+dictionary (and so in the generic form), a keyword in the custom syntax.
+tnpu stores them the same way (`I32Enum`), so the generic form is Triton's.
+
+Verifiers check what Triton's verifier checks, with Triton's wording where it
+has one: pointer/offset/mask/`other` agreement, shapes of broadcasts,
+reshapes, joins and gathers, reduce/scan region signatures, dot shapes,
+bitcast widths, and that every tensor has a power-of-two number of elements.
+Types that Triton leaves out of the text because they follow from another
+(a load's mask and result from its pointer) are `MatchesTypeOf` constraints:
+the assembly format infers them and the verifier checks them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from enum import auto
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -28,46 +39,60 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
     TensorType,
     UnitAttr,
+    f32,
+    i1,
     i32,
+    i64,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
-from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.interfaces import HasCanonicalizationPatternsInterface
 from xdsl.ir import (
     Attribute,
     Dialect,
     Operation,
     ParametrizedAttribute,
     Region,
-    SpacedOpaqueSyntaxAttribute,
     SSAValue,
     TypeAttribute,
 )
 from xdsl.irdl import (
-    AnyAttr,
     AnyOf,
+    AttrConstraint,
     AttrSizedOperandSegments,
-    SameVariadicOperandSize,
     BaseAttr,
+    EqAttrConstraint,
     IRDLOperation,
     ParsePropInAttrDict,
+    SameVariadicOperandSize,
     VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    param_def,
     prop_def,
     region_def,
     result_def,
     traits_def,
     var_operand_def,
     var_result_def,
+)
+from xdsl.irdl.constraints import InferenceContext, VerificationContext
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    OperandVariable,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -77,28 +102,42 @@ from xdsl.traits import (
     IsolatedFromAbove,
     IsTerminator,
     NoMemoryEffect,
+    OpTrait,
     Pure,
     ReturnLike,
     SymbolOpInterface,
+    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
 
 # ---------------------------------------------------------------------------
 # Types
 # ---------------------------------------------------------------------------
 
 
+class PtrAddrSpace(IntEnum):
+    """Triton 3.9's named address spaces; 3.6 wrote the numbers."""
+
+    DESCRIPTOR = 0
+    GLOBAL = 1
+    CONSTANT = 4
+
+
 @irdl_attr_definition
 class PointerType(ParametrizedAttribute, TypeAttribute):
-    """`!tt.ptr<T>` or `!tt.ptr<T, addrspace>`; address space 1 is the default."""
+    """`!tt.ptr<T>`, `!tt.ptr<T, "constant">` (3.9) or `!tt.ptr<T, 4>` (3.6).
+
+    The pointee is an integer or float, or (Triton 3.6's block pointers) a
+    tensor.  The address space is kept as its number; the global space (1)
+    is left out of the text, the named ones print as 3.9 prints them.
+    """
 
     name = "tt.ptr"
 
     pointee_type: Attribute
     address_space: IntAttr
 
-    DEFAULT_ADDRESS_SPACE: ClassVar[int] = 1
+    DEFAULT_ADDRESS_SPACE: ClassVar[int] = PtrAddrSpace.GLOBAL
 
     def __init__(self, pointee_type: Attribute, address_space: int = 1):
         super().__init__(pointee_type, IntAttr(address_space))
@@ -109,19 +148,45 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
             pointee = parser.parse_type()
             space = cls.DEFAULT_ADDRESS_SPACE
             if parser.parse_optional_punctuation(","):
-                space = parser.parse_integer(allow_boolean=False, allow_negative=False)
+                if (name := parser.parse_optional_str_literal()) is not None:
+                    if name.upper() not in PtrAddrSpace.__members__:
+                        parser.raise_error(
+                            f"unknown address space \"{name}\", expected one of "
+                            + ", ".join(f'"{s.name.lower()}"' for s in PtrAddrSpace)
+                        )
+                    space = PtrAddrSpace[name.upper()]
+                else:
+                    space = parser.parse_integer(allow_boolean=False, allow_negative=False)
         return (pointee, IntAttr(space))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.pointee_type)
-            if self.address_space.data != self.DEFAULT_ADDRESS_SPACE:
-                printer.print_string(f", {self.address_space.data}")
+            space = self.address_space.data
+            if space in PtrAddrSpace._value2member_map_:
+                if space != self.DEFAULT_ADDRESS_SPACE:
+                    printer.print_string(f', "{PtrAddrSpace(space).name.lower()}"')
+            else:
+                printer.print_string(f", {space}")
+
+    def verify(self) -> None:
+        pointee = self.pointee_type
+        if isinstance(pointee, TensorType):
+            pointee = pointee.element_type
+        if not isinstance(pointee, IntegerType | AnyFloat | PointerType):
+            raise VerifyException(
+                "pointer types must point to integer or floating-point types "
+                "(or to a tensor of them, for a block pointer)"
+            )
 
 
 @irdl_attr_definition
 class TensorDescType(ParametrizedAttribute, TypeAttribute):
-    """`!tt.tensordesc<16x16xf32>`: a TMA-style descriptor of a block in global memory."""
+    """`!tt.tensordesc<16x32xf32>`: a TMA-style descriptor of a block in global memory.
+
+    Triton 3.4-3.5 wrapped the block: `!tt.tensordesc<tensor<16x32xf32>>`;
+    both parse, the 3.9 form prints.  Integer blocks may be signed (`si32`).
+    """
 
     name = "tt.tensordesc"
 
@@ -131,11 +196,10 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             if parser.parse_optional_keyword("tensor"):
-                # Older printers wrap the block type: !tt.tensordesc<tensor<16x16xf32>>.
                 with parser.in_angle_brackets():
-                    shape, element = _parse_shape_and_element(parser)
+                    shape, element = parser.parse_ranked_shape()
             else:
-                shape, element = _parse_shape_and_element(parser)
+                shape, element = parser.parse_ranked_shape()
         return (TensorType(element, shape),)
 
     def print_parameters(self, printer: Printer) -> None:
@@ -144,168 +208,255 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
                 printer.print_string(f"{dim}x")
             printer.print_attribute(self.block_type.element_type)
 
-
-def _parse_shape_and_element(parser: AttrParser) -> tuple[list[int], Attribute]:
-    shape, element = parser.parse_ranked_shape()
-    return list(shape), element
+    @property
+    def signless_block_type(self) -> TensorType:
+        """The block type with a signed/unsigned integer element made signless."""
+        element = self.block_type.element_type
+        if isinstance(element, IntegerType):
+            element = IntegerType(element.width.data)
+        return TensorType(element, self.block_type.get_shape())
 
 
 # ---------------------------------------------------------------------------
-# Enum attributes (printed as bare keywords, as Triton prints them)
+# Enums: an i32 in the attribute dictionary, a keyword in the custom syntax
 # ---------------------------------------------------------------------------
 
 
-class ProgramDim(StrEnum):
-    X = auto()
-    Y = auto()
-    Z = auto()
+class I32Enum(IntEnum):
+    """One of Triton's `I32EnumAttr`s; each member is `(number, keyword)`.
+
+    On an op the value is an `IntegerAttr` of type `i32` holding the number,
+    exactly as MLIR stores it; `custom<Keyword>($prop)` in an assembly format
+    writes the keyword.  `ProgramDim.of(op.axis)` reads it back as a member.
+    """
+
+    keyword: str
+
+    def __new__(cls, value: int, keyword: str):
+        member = int.__new__(cls, value)
+        member._value_ = value
+        member.keyword = keyword
+        return member
+
+    @property
+    def attr(self) -> IntegerAttr:
+        return IntegerAttr(self.value, i32)
+
+    @classmethod
+    def of(cls, attr: IntegerAttr) -> Self:
+        return cls(attr.value.data)
+
+    @classmethod
+    def constr(cls) -> I32EnumConstraint:
+        return I32EnumConstraint(cls)
+
+    @classmethod
+    def parse_keyword(cls, parser: AttrParser) -> Self:
+        keywords = {member.keyword: member for member in cls}
+        start = parser.pos
+        word = parser.parse_optional_identifier()
+        if word not in keywords:
+            parser.raise_error(
+                f"expected {cls.__name__} ({', '.join(keywords)})", start, parser.pos
+            )
+        return keywords[word]
 
 
-class CacheModifier(StrEnum):
-    NONE = "none"
-    CA = "ca"
-    CG = "cg"
-    WB = "wb"
-    CS = "cs"
-    WT = "wt"
-    CV = "cv"
+@dataclass(frozen=True)
+class I32EnumConstraint(AttrConstraint[IntegerAttr]):
+    """An `i32` integer attribute holding one of the values of `enum`."""
+
+    enum: type[I32Enum]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if (
+            not isinstance(attr, IntegerAttr)
+            or attr.type != i32
+            or attr.value.data not in self.enum._value2member_map_
+        ):
+            allowed = ", ".join(f"{m.value} ({m.keyword})" for m in self.enum)
+            raise VerifyException(
+                f"expected an i32 {self.enum.__name__}: one of {allowed}; got {attr}"
+            )
+
+    def get_bases(self) -> set[type[Attribute]]:
+        return {IntegerAttr}
+
+    def mapping_type_vars(self, type_var_mapping) -> I32EnumConstraint:
+        return self
 
 
-class EvictionPolicy(StrEnum):
-    NORMAL = "evict_normal"
-    EVICT_FIRST = "evict_first"
-    EVICT_LAST = "evict_last"
+@irdl_custom_directive
+class Keyword(CustomDirective):
+    """`custom<Keyword>($prop)`: an `I32Enum` property written as its keyword.
+
+    This is how MLIR prints an enum attribute outside the attribute
+    dictionary (`tt.get_program_id x`, `tt.atomic_rmw fadd, acq_rel, gpu`).
+    It can anchor an optional group; an absent or default value is not printed.
+    """
+
+    prop: AttributeVariable
+
+    def _enum(self, op_type: type[IRDLOperation]) -> type[I32Enum]:
+        constr = op_type.get_irdl_definition().properties[self.prop.name].constr
+        assert isinstance(constr, I32EnumConstraint)
+        return constr.enum
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.prop.set(state, self._enum(state.op_type).parse_keyword(parser).attr)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        attr = self.prop.get(op)
+        assert isinstance(attr, IntegerAttr)
+        state.print_whitespace(printer)
+        printer.print_string(self._enum(type(op)).of(attr).keyword)
+
+    def is_present(self, op: IRDLOperation) -> bool:
+        return self.prop.is_present(op)
+
+    def is_anchorable(self) -> bool:
+        return self.prop.is_anchorable()
+
+    def set_empty(self, state: ParsingState) -> None:
+        pass
 
 
-class PaddingOption(StrEnum):
-    ZERO = "zero"
-    NAN = "nan"
+class ProgramDim(I32Enum):
+    X = 0, "x"
+    Y = 1, "y"
+    Z = 2, "z"
 
 
-class RMWOp(StrEnum):
-    AND = "and"
-    OR = "or"
-    XOR = "xor"
-    ADD = "add"
-    FADD = "fadd"
-    MAX = "max"
-    MIN = "min"
-    UMAX = "umax"
-    UMIN = "umin"
-    XCHG = "exch"
+class CacheModifier(I32Enum):
+    NONE = 1, "none"
+    CA = 2, "ca"
+    CG = 3, "cg"
+    WB = 4, "wb"
+    CS = 5, "cs"
+    WT = 6, "wt"
+    CV = 7, "cv"
 
 
-class MemSemantic(StrEnum):
-    RELAXED = "relaxed"
-    ACQUIRE = "acquire"
-    RELEASE = "release"
-    ACQUIRE_RELEASE = "acq_rel"
+class EvictionPolicy(I32Enum):
+    NORMAL = 1, "evict_normal"
+    EVICT_FIRST = 2, "evict_first"
+    EVICT_LAST = 3, "evict_last"
 
 
-class MemSyncScope(StrEnum):
-    GPU = "gpu"
-    CTA = "cta"
-    SYSTEM = "sys"
+class PaddingOption(I32Enum):
+    ZERO = 1, "zero"
+    NAN = 2, "nan"
 
 
-class RoundingMode(StrEnum):
-    RTZ = "rtz"
-    RTNE = "rtne"
+class RMWOp(I32Enum):
+    AND = 1, "and"
+    OR = 2, "or"
+    XOR = 3, "xor"
+    ADD = 4, "add"
+    FADD = 5, "fadd"
+    MAX = 6, "max"
+    MIN = 7, "min"
+    UMAX = 8, "umax"
+    UMIN = 9, "umin"
+    XCHG = 10, "exch"
 
 
-class PropagateNan(StrEnum):
-    NONE = "none"
-    ALL = "all"
+class DescriptorReduceKind(I32Enum):
+    ADD = 1, "add"
+    MIN = 2, "min"
+    MAX = 3, "max"
+    INC = 4, "inc"
+    DEC = 5, "dec"
+    AND = 6, "and"
+    OR = 7, "or"
+    XOR = 8, "xor"
 
 
-class InputPrecision(StrEnum):
-    TF32 = "tf32"
-    TF32x3 = "tf32x3"
-    IEEE = "ieee"
-    BF16x3 = "bf16x3"
-    BF16x6 = "bf16x6"
+class MemSemantic(I32Enum):
+    RELAXED = 1, "relaxed"
+    ACQUIRE = 2, "acquire"
+    RELEASE = 3, "release"
+    ACQUIRE_RELEASE = 4, "acq_rel"
 
 
-@irdl_attr_definition
-class ProgramDimAttr(EnumAttribute[ProgramDim], SpacedOpaqueSyntaxAttribute):
-    name = "tt.program_dim"
+class MemSyncScope(I32Enum):
+    GPU = 1, "gpu"
+    CTA = 2, "cta"
+    SYSTEM = 3, "sys"
 
 
-@irdl_attr_definition
-class CacheModifierAttr(EnumAttribute[CacheModifier], SpacedOpaqueSyntaxAttribute):
-    name = "tt.cache_modifier"
+class RoundingMode(I32Enum):
+    RTZ = 0, "rtz"
+    RTNE = 1, "rtne"
 
 
-@irdl_attr_definition
-class EvictionPolicyAttr(EnumAttribute[EvictionPolicy], SpacedOpaqueSyntaxAttribute):
-    name = "tt.eviction_policy"
+class PropagateNan(I32Enum):
+    NONE = 0, "none"
+    ALL = 0xFFFF, "all"
 
 
-@irdl_attr_definition
-class PaddingOptionAttr(EnumAttribute[PaddingOption], SpacedOpaqueSyntaxAttribute):
-    name = "tt.padding_option"
+class InputPrecision(I32Enum):
+    TF32 = 0, "tf32"
+    TF32x3 = 1, "tf32x3"
+    IEEE = 2, "ieee"
+    BF16x3 = 3, "bf16x3"
+    BF16x6 = 4, "bf16x6"
 
 
-@irdl_attr_definition
-class RMWOpAttr(EnumAttribute[RMWOp], SpacedOpaqueSyntaxAttribute):
-    name = "tt.rmw_op"
-
-
-@irdl_attr_definition
-class MemSemanticAttr(EnumAttribute[MemSemantic], SpacedOpaqueSyntaxAttribute):
-    name = "tt.mem_semantic"
-
-
-@irdl_attr_definition
-class MemSyncScopeAttr(EnumAttribute[MemSyncScope], SpacedOpaqueSyntaxAttribute):
-    name = "tt.mem_sync_scope"
-
-
-@irdl_attr_definition
-class RoundingModeAttr(EnumAttribute[RoundingMode], SpacedOpaqueSyntaxAttribute):
-    name = "tt.rounding_mode"
-
-
-@irdl_attr_definition
-class PropagateNanAttr(EnumAttribute[PropagateNan], SpacedOpaqueSyntaxAttribute):
-    name = "tt.propagate_nan"
-
-
-@irdl_attr_definition
-class InputPrecisionAttr(EnumAttribute[InputPrecision], SpacedOpaqueSyntaxAttribute):
-    name = "tt.input_precision"
+class ScaleDotElemType(I32Enum):
+    E4M3 = 0, "e4m3"
+    E5M2 = 1, "e5m2"
+    E2M3 = 2, "e2m3"
+    E3M2 = 3, "e3m2"
+    E2M1 = 4, "e2m1"
+    BF16 = 5, "bf16"
+    FP16 = 6, "fp16"
 
 
 @irdl_attr_definition
 class CachePolicyAttr(ParametrizedAttribute):
-    """`#tt.cache_policy<cache_modifier = none, eviction_policy = evict_first>` (Triton 3.9)."""
+    """`#tt.cache_policy<cache_modifier = none, eviction_policy = evict_last>` (3.9)."""
 
     name = "tt.cache_policy"
 
-    cache_modifier: CacheModifierAttr
-    eviction_policy: EvictionPolicyAttr
+    cache_modifier: IntegerAttr = param_def(CacheModifier.constr())
+    eviction_policy: IntegerAttr = param_def(EvictionPolicy.constr())
+
+    def __init__(self, cache_modifier: CacheModifier, eviction_policy: EvictionPolicy):
+        super().__init__(cache_modifier.attr, eviction_policy.attr)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            parser.parse_keyword("cache_modifier")
+        # MLIR's `struct(params)`: named parameters, in any order.
+        parsers = {"cache_modifier": CacheModifier, "eviction_policy": EvictionPolicy}
+        values: dict[str, I32Enum] = {}
+
+        def parse_entry() -> None:
+            start = parser.pos
+            name = parser.parse_identifier()
+            if name not in parsers or name in values:
+                parser.raise_error(
+                    f"expected {' or '.join(n for n in parsers if n not in values)}",
+                    start,
+                    parser.pos,
+                )
             parser.parse_punctuation("=")
-            cache = CacheModifierAttr(CacheModifierAttr.parse_parameter(parser))
-            parser.parse_punctuation(",")
-            parser.parse_keyword("eviction_policy")
-            parser.parse_punctuation("=")
-            evict = EvictionPolicyAttr(EvictionPolicyAttr.parse_parameter(parser))
-        return (cache, evict)
+            values[name] = parsers[name].parse_keyword(parser)
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        if missing := [n for n in parsers if n not in values]:
+            parser.raise_error(f"#tt.cache_policy is missing {', '.join(missing)}")
+        return (values["cache_modifier"].attr, values["eviction_policy"].attr)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(
-            f"<cache_modifier = {self.cache_modifier.data.value}, "
-            f"eviction_policy = {self.eviction_policy.data.value}>"
+            f"<cache_modifier = {CacheModifier.of(self.cache_modifier).keyword}, "
+            f"eviction_policy = {EvictionPolicy.of(self.eviction_policy).keyword}>"
         )
 
 
 # ---------------------------------------------------------------------------
-# Type helpers shared by the verifiers
+# Type constraints and the type rules Triton's verifier applies
 # ---------------------------------------------------------------------------
 
 _SCALAR_CONSTR = BaseAttr(IntegerType) | AnyFloatConstr | BaseAttr(PointerType)
@@ -314,14 +465,15 @@ TT_TYPE = AnyOf.get(_SCALAR_CONSTR, TensorType.constr(_SCALAR_CONSTR))
 
 _INT_CONSTR = BaseAttr(IntegerType)
 TT_INT_LIKE = AnyOf.get(_INT_CONSTR, TensorType.constr(_INT_CONSTR))
-_FLOAT_LIKE = AnyOf.get(AnyFloatConstr, TensorType.constr(AnyFloatConstr))
-TT_PTR_LIKE = AnyOf.get(
-    BaseAttr(PointerType), TensorType.constr(BaseAttr(PointerType))
-)
-TT_BOOL_LIKE = AnyOf.get(
-    IntegerType(1), TensorType.constr(IntegerType(1))
-)  # noqa: E501
+TT_FLOAT_LIKE = AnyOf.get(AnyFloatConstr, TensorType.constr(AnyFloatConstr))
+TT_PTR_LIKE = AnyOf.get(BaseAttr(PointerType), TensorType.constr(BaseAttr(PointerType)))
+TT_BOOL_LIKE = AnyOf.get(i1, TensorType.constr(i1))
+TT_I64_LIKE = AnyOf.get(i64, TensorType.constr(i64))
 TT_TENSOR = TensorType.constr(_SCALAR_CONSTR)
+TT_INT_TENSOR = TensorType.constr(_INT_CONSTR)
+TT_FLOAT_TENSOR = TensorType.constr(AnyFloatConstr)
+TT_FP_INT_TENSOR = TensorType.constr(_INT_CONSTR | AnyFloatConstr)
+_F32_LIKE = AnyOf.get(f32, TensorType.constr(f32))
 
 
 def shape_of(type_: Attribute) -> tuple[int, ...]:
@@ -341,33 +493,155 @@ def with_element_type(type_: Attribute, element: Attribute) -> Attribute:
     return element
 
 
-def _pointee_of(ptr_type: Attribute, what: str) -> Attribute:
-    """The value type that loading through `ptr_type` yields, shape kept."""
+def pointee_of(ptr_type: Attribute) -> Attribute:
+    """The value type read or written through `ptr_type`, its shape kept.
+
+    A tensor of pointers gives a tensor of pointees; a block pointer
+    (`!tt.ptr<tensor<...>>`, Triton 3.6) gives its tensor.
+    """
     element = element_type_of(ptr_type)
     if not isinstance(element, PointerType):
-        raise VerifyException(f"{what} must be a pointer or tensor of pointers")
-    if isinstance(ptr_type, PointerType) and isinstance(
-        ptr_type.pointee_type, TensorType
-    ):
-        return ptr_type.pointee_type  # a block pointer
+        raise VerifyException(f"expected a pointer or a tensor of pointers, got {ptr_type}")
+    if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee_type, TensorType):
+        return ptr_type.pointee_type
     return with_element_type(ptr_type, element.pointee_type)
 
 
-def _bool_like(type_: Attribute) -> Attribute:
-    return with_element_type(type_, IntegerType(1))
+def i1_like(type_: Attribute) -> Attribute:
+    """`i1` in the shape of `type_` (the type of a mask for it)."""
+    return with_element_type(type_, i1)
 
 
-def _bitwidth(type_: Attribute) -> int | None:
-    if isinstance(type_, PointerType):
-        return 64
+def pointer_like(type_: Attribute, address_space: int = PtrAddrSpace.GLOBAL) -> Attribute:
+    """A global pointer to `type_`'s elements, in its shape (Triton's getPointerTypeSameShape)."""
+    return with_element_type(type_, PointerType(element_type_of(type_), address_space))
+
+
+def bitwidth_of(type_: Attribute) -> int:
+    """The width in bits of an integer or float type."""
     if isinstance(type_, IntegerType):
         return type_.width.data
-    return getattr(type_, "bitwidth", None)
+    assert isinstance(type_, AnyFloat)
+    return type_.bitwidth
+
+
+@dataclass(frozen=True)
+class MatchesTypeOf(AttrConstraint):
+    """MLIR's `TypesMatchWith`: a type that is a function of another's.
+
+    `var` names a `VarConstraint` of an operand or result verified earlier
+    (operands are verified in order, then results); this type must equal
+    `derive(<that type>)`.  The assembly format can therefore leave it out
+    of the text, as Triton does, and infer it.
+    """
+
+    var: str
+    derive: Callable[[Attribute], Attribute]
+    relation: str
+    """How the type follows, for messages: 'the pointee of the pointer'."""
+
+    def _expected(self, context: InferenceContext) -> Attribute:
+        source = context.get_variable(self.var)
+        assert source is not None, f"type variable {self.var} is bound before use"
+        return self.derive(source)
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        expected = self._expected(constraint_context)
+        if attr != expected:
+            raise VerifyException(f"expected {expected} ({self.relation}), got {attr}")
+
+    def can_infer(self, var_constraint_names) -> bool:
+        return self.var in var_constraint_names
+
+    def infer(self, context: InferenceContext) -> Attribute:
+        return self._expected(context)
+
+    def mapping_type_vars(self, type_var_mapping) -> MatchesTypeOf:
+        return self
+
+
+def _pointee_constr(var: str) -> MatchesTypeOf:
+    return MatchesTypeOf(var, pointee_of, "the pointee type of the pointer")
+
+
+def _mask_constr(var: str, of_pointer: bool) -> MatchesTypeOf:
+    if of_pointer:
+        return MatchesTypeOf(
+            var, lambda p: i1_like(pointee_of(p)), "i1 in the shape of the pointer"
+        )
+    return MatchesTypeOf(var, i1_like, "i1 in the shape of the value")
+
+
+MAX_TENSOR_ELEMENTS = 1 << 20
+"""Triton's `maxTensorNumElements`."""
+
+
+class TensorSizeTrait(OpTrait):
+    """Triton's TensorSizeTrait: every tensor has a power-of-two number of
+    elements, at most `MAX_TENSOR_ELEMENTS`.  Every `tt` op has it."""
+
+    def verify(self, op: Operation) -> None:
+        for value in (*op.operands, *op.results):
+            if isinstance(value.type, TensorType):
+                count = math.prod(value.type.get_shape())
+                if count > MAX_TENSOR_ELEMENTS:
+                    raise VerifyException(
+                        f"maximum allowed number of elements is {MAX_TENSOR_ELEMENTS}, "
+                        f"but {value.type} has {count}"
+                    )
+                if count & (count - 1):
+                    raise VerifyException(
+                        f"number of elements must be a power of two, but {value.type} "
+                        f"has {count}"
+                    )
+
+
+def tt_traits(*traits: OpTrait):
+    """The traits of a `tt` op: `traits` plus TensorSizeTrait, as Triton's TT_Op adds it."""
+    return traits_def(*traits, TensorSizeTrait())
 
 
 def _expect_type(actual: Attribute, expected: Attribute, what: str) -> None:
     if actual != expected:
-        raise VerifyException(f"{what} type {actual} does not match expected {expected}")
+        raise VerifyException(f"{what} must be {expected}, got {actual}")
+
+
+@irdl_custom_directive
+class StrippedType(CustomDirective):
+    """`custom<StrippedType>(type($x))`: a `tt` type written without `!tt.ptr`/`!tt.tensordesc`.
+
+    MLIR prints a type of the op's own dialect that way when the operand's
+    constraint names the type class (Triton's `: <f32>, <16x32xf32>` after
+    `tt.make_tensor_descriptor`, `: <tensor<32x32xf32>>` after `tt.advance`);
+    the full `!tt.ptr<f32>` is accepted too.
+    """
+
+    type: TypeDirective
+
+    def _type_class(self, op_type: type[IRDLOperation]) -> type[ParametrizedAttribute]:
+        op_def = op_type.get_irdl_definition()
+        inner = self.type.inner
+        defs = op_def.operands if isinstance(inner, OperandVariable) else op_def.results
+        (base,) = defs[inner.index][1].constr.get_bases() or (None,)  # pyright: ignore
+        assert base is not None and issubclass(base, ParametrizedAttribute)
+        return base
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        type_ = parser.parse_optional_type()
+        if type_ is None:
+            base = self._type_class(state.op_type)
+            type_ = base.new(base.parse_parameters(parser))
+        self.type.set(state, (type_,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        (type_,) = self.type.get(op)
+        assert isinstance(type_, ParametrizedAttribute)
+        state.print_whitespace(printer)
+        type_.print_parameters(printer)
+
+
+_I32_ATTR = IntegerAttr.constr(type=i32)
+"""Triton's `I32Attr`."""
 
 
 # ---------------------------------------------------------------------------
@@ -394,7 +668,7 @@ class _FuncCallable(CallableOpInterface):
 
 @irdl_op_definition
 class FuncOp(IRDLOperation):
-    """`tt.func`: a kernel or device function; syntax of `func.func`."""
+    """`tt.func`: a kernel (`public`) or device function (`private`, `noinline`)."""
 
     name = "tt.func"
 
@@ -405,7 +679,9 @@ class FuncOp(IRDLOperation):
     arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
 
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), _FuncCallable())
+    traits = traits_def(
+        IsolatedFromAbove(), SymbolOpInterface(), _FuncCallable(), HasParent(ModuleOp)
+    )
 
     def __init__(
         self,
@@ -431,7 +707,7 @@ class FuncOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.body.blocks:
             return
-        block_types = tuple(self.body.blocks.first.arg_types)  # type: ignore[union-attr]
+        block_types = tuple(self.body.blocks.first.arg_types)  # pyright: ignore
         if block_types != self.function_type.inputs.data:
             raise VerifyException(
                 "entry block arguments must have the same types as the function inputs"
@@ -470,12 +746,7 @@ class FuncOp(IRDLOperation):
             self.attributes,
             arg_attrs=self.arg_attrs,
             res_attrs=self.res_attrs,
-            reserved_attr_names=(
-                "sym_name",
-                "function_type",
-                "sym_visibility",
-                "arg_attrs",
-            ),
+            reserved_attr_names=("sym_name", "function_type", "sym_visibility", "arg_attrs"),
         )
 
 
@@ -485,7 +756,7 @@ class ReturnOp(IRDLOperation):
 
     srcs = var_operand_def()
 
-    traits = traits_def(HasParent(FuncOp), IsTerminator(), ReturnLike(), Pure())
+    traits = tt_traits(HasParent(FuncOp), IsTerminator(), ReturnLike(), Pure())
 
     assembly_format = "attr-dict ($srcs^ `:` type($srcs))?"
 
@@ -496,15 +767,23 @@ class ReturnOp(IRDLOperation):
         func = self.parent_op()
         assert isinstance(func, FuncOp)
         expected = func.function_type.outputs.data
-        if tuple(self.srcs.types) != expected:
+        if len(self.srcs) != len(expected):
             raise VerifyException(
-                f"returned types {tuple(self.srcs.types)} do not match the function "
-                f"result types {expected}"
+                f"has {len(self.srcs)} operands, but enclosing function "
+                f"(@{func.sym_name.data}) returns {len(expected)}"
             )
+        for index, (actual, wanted) in enumerate(zip(self.srcs.types, expected)):
+            if actual != wanted:
+                raise VerifyException(
+                    f"type of return operand {index} ({actual}) doesn't match function "
+                    f"result type ({wanted}) in function @{func.sym_name.data}"
+                )
 
 
 @irdl_op_definition
 class CallOp(IRDLOperation):
+    """`tt.call @f(args) : (T) -> (U)`: call a device function of the module."""
+
     name = "tt.call"
 
     callee = prop_def(SymbolRefAttr)
@@ -513,10 +792,36 @@ class CallOp(IRDLOperation):
     arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
 
+    traits = tt_traits()
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
-        "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
-    )
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
+
+    def verify_(self) -> None:
+        try:
+            callee = SymbolTable.lookup_symbol(self, self.callee)
+        except ValueError:
+            callee = None
+        if not isinstance(callee, FuncOp):
+            raise VerifyException(
+                f"'{self.callee.string_value()}' does not reference a valid function"
+            )
+        inputs = callee.function_type.inputs.data
+        outputs = callee.function_type.outputs.data
+        if len(inputs) != len(self.args):
+            raise VerifyException("incorrect number of operands for callee")
+        for index, (actual, wanted) in enumerate(zip(self.args.types, inputs)):
+            if actual != wanted:
+                raise VerifyException(
+                    f"operand type mismatch: expected operand type {wanted}, but "
+                    f"provided {actual} for operand number {index}"
+                )
+        if len(outputs) != len(self.res):
+            raise VerifyException("incorrect number of results for callee")
+        for index, (actual, wanted) in enumerate(zip(self.res.types, outputs)):
+            if actual != wanted:
+                raise VerifyException(
+                    f"result type mismatch at index {index}: {actual} is not {wanted}"
+                )
 
 
 # ---------------------------------------------------------------------------
@@ -524,36 +829,32 @@ class CallOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
+class _ProgramIndexOp(IRDLOperation):
+    """`$axis : i32`, the shared shape of `tt.get_program_id` and `tt.get_num_programs`."""
+
+    axis = prop_def(ProgramDim.constr())
+    result = result_def(i32)
+
+    traits = tt_traits(Pure())
+    assembly_format = "custom<Keyword>($axis) attr-dict `:` type($result)"
+    custom_directives = (Keyword,)
+
+    def __init__(self, axis: ProgramDim):
+        super().__init__(properties={"axis": axis.attr}, result_types=[i32])
+
+
 @irdl_op_definition
-class GetProgramIdOp(IRDLOperation):
+class GetProgramIdOp(_ProgramIndexOp):
     """`tt.get_program_id x : i32`: this program's index along a grid axis."""
 
     name = "tt.get_program_id"
 
-    axis = prop_def(ProgramDimAttr)
-    result = result_def(i32)
-
-    traits = traits_def(Pure())
-    assembly_format = "$axis attr-dict `:` type($result)"
-
-    def __init__(self, axis: ProgramDim):
-        super().__init__(properties={"axis": ProgramDimAttr(axis)}, result_types=[i32])
-
 
 @irdl_op_definition
-class GetNumProgramsOp(IRDLOperation):
+class GetNumProgramsOp(_ProgramIndexOp):
     """`tt.get_num_programs x : i32`: the grid size along an axis."""
 
     name = "tt.get_num_programs"
-
-    axis = prop_def(ProgramDimAttr)
-    result = result_def(i32)
-
-    traits = traits_def(Pure())
-    assembly_format = "$axis attr-dict `:` type($result)"
-
-    def __init__(self, axis: ProgramDim):
-        super().__init__(properties={"axis": ProgramDimAttr(axis)}, result_types=[i32])
 
 
 # ---------------------------------------------------------------------------
@@ -567,11 +868,11 @@ class MakeRangeOp(IRDLOperation):
 
     name = "tt.make_range"
 
-    start = prop_def(IntegerAttr[IntegerType])
-    end = prop_def(IntegerAttr[IntegerType])
-    result = result_def(TensorType.constr(i32))
+    start = prop_def(_I32_ATTR)
+    end = prop_def(_I32_ATTR)
+    result = result_def(TT_INT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "attr-dict `:` type($result)"
 
@@ -583,13 +884,24 @@ class MakeRangeOp(IRDLOperation):
 
     def verify_(self) -> None:
         start, end = self.start.value.data, self.end.value.data
-        if end <= start:
+        if start >= end:
             raise VerifyException("start must be less than end")
         shape = shape_of(self.result.type)
         if len(shape) != 1:
-            raise VerifyException("result must be a 1-D tensor")
+            raise VerifyException("return type must be a 1D tensor")
         if shape[0] != end - start:
-            raise VerifyException("number of elements in result must be end - start")
+            raise VerifyException(
+                f"number of elements in returned tensor, {shape[0]}, must match size of "
+                f"range [{start}, {end}), which has {end - start} elements"
+            )
+        if element_type_of(self.result.type) != i32:
+            raise VerifyException("returned tensor must have i32 elements")
+
+
+def _same_element_type(op: IRDLOperation, source: SSAValue, result: SSAValue) -> None:
+    """MLIR's SameOperandsAndResultElementType, as Triton words it."""
+    if element_type_of(source.type) != element_type_of(result.type):
+        raise VerifyException("requires the same element type for all operands and results")
 
 
 @irdl_op_definition
@@ -601,18 +913,32 @@ class SplatOp(IRDLOperation):
     src = operand_def(TT_TYPE)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, result_type: TensorType):
         super().__init__(operands=[src], result_types=[result_type])
 
     def verify_(self) -> None:
-        _expect_type(
-            element_type_of(self.result.type),
-            element_type_of(self.src.type),
-            "result element",
-        )
+        _same_element_type(self, self.src, self.result)
+
+
+@irdl_op_definition
+class UnsplatOp(IRDLOperation):
+    """`tt.unsplat`: the one element of a single-element tensor, as a scalar."""
+
+    name = "tt.unsplat"
+
+    T: ClassVar = VarConstraint("T", TT_TENSOR)
+    src = operand_def(T)
+    result = result_def(MatchesTypeOf("T", element_type_of, "the element type of the source"))
+
+    traits = tt_traits(Pure())
+    assembly_format = "$src attr-dict `:` type($src)"
+
+    def verify_(self) -> None:
+        if math.prod(shape_of(self.src.type)) != 1:
+            raise VerifyException("source tensor must have exactly one element")
 
 
 @irdl_op_definition
@@ -622,10 +948,10 @@ class ExpandDimsOp(IRDLOperation):
     name = "tt.expand_dims"
 
     src = operand_def(TT_TENSOR)
-    axis = prop_def(IntegerAttr[IntegerType])
+    axis = prop_def(_I32_ATTR)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
@@ -633,12 +959,10 @@ class ExpandDimsOp(IRDLOperation):
         shape = list(shape_of(self.src.type))
         axis = self.axis.value.data
         if not 0 <= axis <= len(shape):
-            raise VerifyException(f"axis {axis} out of range for rank {len(shape)}")
+            raise VerifyException(f"axis {axis} out of bounds for rank {len(shape)}")
         shape.insert(axis, 1)
         _expect_type(
-            self.result.type,
-            TensorType(element_type_of(self.src.type), shape),
-            "result",
+            self.result.type, TensorType(element_type_of(self.src.type), shape), "result type"
         )
 
 
@@ -651,23 +975,20 @@ class BroadcastOp(IRDLOperation):
     src = operand_def(TT_TENSOR)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
+        _same_element_type(self, self.src, self.result)
         src, dst = shape_of(self.src.type), shape_of(self.result.type)
         if len(src) != len(dst):
-            raise VerifyException("source and result must have the same rank")
-        for s, d in zip(src, dst):
-            if s != d and s != 1:
+            raise VerifyException("rank of source must be same as rank of result")
+        for index, (s, d) in enumerate(zip(src, dst)):
+            if s != 1 and s != d:
                 raise VerifyException(
-                    f"cannot broadcast dimension of size {s} to size {d}"
+                    f"Different dimensions at index {index} between source and result. "
+                    "Broadcast requires the source dimension to be 1."
                 )
-        _expect_type(
-            element_type_of(self.result.type),
-            element_type_of(self.src.type),
-            "result element",
-        )
 
 
 @irdl_op_definition
@@ -681,7 +1002,7 @@ class ReshapeOp(IRDLOperation):
     efficient_layout = opt_prop_def(UnitAttr)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     assembly_format = (
         "$src (`allow_reorder` $allow_reorder^)? "
         "(`efficient_layout` $efficient_layout^)? attr-dict "
@@ -689,15 +1010,9 @@ class ReshapeOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
+        _same_element_type(self, self.src, self.result)
         if math.prod(shape_of(self.src.type)) != math.prod(shape_of(self.result.type)):
-            raise VerifyException(
-                "number of source and result elements must match"
-            )
-        _expect_type(
-            element_type_of(self.result.type),
-            element_type_of(self.src.type),
-            "result element",
-        )
+            raise VerifyException("number of src and dst elements of reshape must be the same")
 
 
 @irdl_op_definition
@@ -707,28 +1022,30 @@ class TransOp(IRDLOperation):
     name = "tt.trans"
 
     src = operand_def(TT_TENSOR)
-    order = prop_def(DenseArrayBase)
+    order = prop_def(DenseArrayBase.constr(i32))
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
+        _same_element_type(self, self.src, self.result)
         order = self.order.get_values()
         shape = shape_of(self.src.type)
+        if len(order) != len(shape):
+            raise VerifyException("order must have the same size as the source tensor")
         if sorted(order) != list(range(len(shape))):
-            raise VerifyException(f"order {list(order)} is not a permutation")
-        _expect_type(
-            self.result.type,
-            TensorType(element_type_of(self.src.type), [shape[i] for i in order]),
-            "result",
-        )
+            raise VerifyException("order must be a permutation of 0..n-1")
+        if shape_of(self.result.type) != tuple(shape[i] for i in order):
+            raise VerifyException(
+                "result shape must match the permutation of the source shape"
+            )
 
 
 @irdl_op_definition
 class CatOp(IRDLOperation):
-    """`tt.cat`: concatenate two tensors along their first dimension."""
+    """`tt.cat`: the elements of two tensors in one, in an unspecified order."""
 
     name = "tt.cat"
 
@@ -737,14 +1054,18 @@ class CatOp(IRDLOperation):
     rhs = operand_def(T)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(NoMemoryEffect())
+    traits = tt_traits(NoMemoryEffect())
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
     def verify_(self) -> None:
-        lhs = shape_of(self.lhs.type)
-        expected = (2 * lhs[0], *lhs[1:])
-        if shape_of(self.result.type) != expected:
-            raise VerifyException(f"result shape must be {list(expected)}")
+        _same_element_type(self, self.lhs, self.result)
+        expected = 2 * math.prod(shape_of(self.lhs.type))
+        actual = math.prod(shape_of(self.result.type))
+        if actual != expected:
+            raise VerifyException(
+                "result element count must equal the sum of the operand element "
+                f"counts, expected {expected} but got {actual}"
+            )
 
 
 @irdl_op_definition
@@ -758,15 +1079,19 @@ class JoinOp(IRDLOperation):
     rhs = operand_def(T)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(NoMemoryEffect())
+    traits = tt_traits(Pure())
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
     def verify_(self) -> None:
-        _expect_type(
-            self.result.type,
-            TensorType(element_type_of(self.lhs.type), [*shape_of(self.lhs.type), 2]),
-            "result",
-        )
+        expected = (*shape_of(self.lhs.type), 2)
+        actual = shape_of(self.result.type)
+        if actual != expected:
+            raise VerifyException(
+                f"result shape must be ({', '.join(map(str, expected))}), but got "
+                f"({', '.join(map(str, actual))})"
+            )
+        if element_type_of(self.result.type) != element_type_of(self.lhs.type):
+            raise VerifyException("result element type must match the input element type")
 
 
 @irdl_op_definition
@@ -775,40 +1100,23 @@ class SplitOp(IRDLOperation):
 
     name = "tt.split"
 
+    OUT: ClassVar = VarConstraint("OUT", TT_TENSOR)
     src = operand_def(TT_TENSOR)
-    out_lhs = result_def(TT_TENSOR)
-    out_rhs = result_def(TT_TENSOR)
+    out_lhs = result_def(OUT)
+    out_rhs = result_def(OUT)
 
-    traits = traits_def(NoMemoryEffect())
+    traits = tt_traits(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($out_lhs)"
 
     def verify_(self) -> None:
         shape = shape_of(self.src.type)
         if not shape or shape[-1] != 2:
-            raise VerifyException("source's last dimension must be 2")
-        expected = TensorType(element_type_of(self.src.type), shape[:-1])
-        _expect_type(self.out_lhs.type, expected, "result")
-        _expect_type(self.out_rhs.type, expected, "result")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SplitOp:
-        src = parser.parse_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        parser.parse_punctuation("->")
-        out = parser.parse_type()
-        op = cls.create(operands=[src], result_types=[out, out])
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.out_lhs.type)
+            raise VerifyException("last dimension of input tensor must be 2")
+        _expect_type(
+            self.out_lhs.type,
+            TensorType(element_type_of(self.src.type), shape[:-1]),
+            "result type",
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -816,49 +1124,70 @@ class SplitOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
-class _UnaryCastOp(IRDLOperation):
-    """Shared shape rule of Triton's elementwise casts: `$src : T -> U`."""
+def _same_shape(source: SSAValue, result: SSAValue) -> None:
+    """MLIR's SameOperandsAndResultShape."""
+    if shape_of(source.type) != shape_of(result.type):
+        raise VerifyException("requires the same shape for all operands and results")
 
-    src = operand_def(TT_TYPE)
-    result = result_def(TT_TYPE)
 
-    traits = traits_def(Pure())
+class _CastOp(IRDLOperation):
+    """An elementwise cast `$src : T -> U`; T and U have one shape."""
+
+    traits = tt_traits(Pure())
     assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, result_type: Attribute):
         super().__init__(operands=[src], result_types=[result_type])
 
     def verify_(self) -> None:
-        if shape_of(self.src.type) != shape_of(self.result.type):
-            raise VerifyException("source and result must have the same shape")
+        _same_shape(self.operands[0], self.results[0])
 
 
 @irdl_op_definition
-class BitcastOp(_UnaryCastOp):
-    """`tt.bitcast`: reinterpret bits between types of one width (pointers too)."""
+class IntToPtrOp(_CastOp):
+    """`tt.int_to_ptr`: an i64 address as a pointer."""
+
+    name = "tt.int_to_ptr"
+
+    src = operand_def(TT_I64_LIKE)
+    result = result_def(TT_PTR_LIKE)
+
+
+@irdl_op_definition
+class PtrToIntOp(_CastOp):
+    """`tt.ptr_to_int`: a pointer's address as an i64."""
+
+    name = "tt.ptr_to_int"
+
+    src = operand_def(TT_PTR_LIKE)
+    result = result_def(TT_I64_LIKE)
+
+
+@irdl_op_definition
+class BitcastOp(_CastOp):
+    """`tt.bitcast`: reinterpret bits between types of one width, or pointers."""
 
     name = "tt.bitcast"
+
+    src = operand_def(TT_TYPE)
+    result = result_def(TT_TYPE)
 
     def verify_(self) -> None:
         super().verify_()
         src = element_type_of(self.src.type)
         dst = element_type_of(self.result.type)
-        if isinstance(src, PointerType) != isinstance(dst, PointerType):
-            raise VerifyException("cannot bitcast between pointer and non-pointer")
-        if _bitwidth(src) != _bitwidth(dst):
+        if isinstance(src, PointerType) and isinstance(dst, PointerType):
+            if src.address_space != dst.address_space:
+                raise VerifyException(
+                    "Cannot bitcast pointer between different address spaces"
+                )
+        elif isinstance(src, PointerType) or isinstance(dst, PointerType):
+            raise VerifyException("Cannot bitcast pointer to non-pointer type")
+        elif bitwidth_of(src) != bitwidth_of(dst):
             raise VerifyException(
-                f"cannot bitcast {src} to {dst}: bit widths differ"
+                f"Cannot bitcast data-type of size {bitwidth_of(src)} to data-type of "
+                f"size {bitwidth_of(dst)}"
             )
-
-
-@irdl_op_definition
-class IntToPtrOp(_UnaryCastOp):
-    name = "tt.int_to_ptr"
-
-
-@irdl_op_definition
-class PtrToIntOp(_UnaryCastOp):
-    name = "tt.ptr_to_int"
 
 
 @irdl_op_definition
@@ -867,83 +1196,111 @@ class FpToFpOp(IRDLOperation):
 
     name = "tt.fp_to_fp"
 
-    src = operand_def(_FLOAT_LIKE)
-    rounding = opt_prop_def(RoundingModeAttr)
-    result = result_def(_FLOAT_LIKE)
+    src = operand_def(TT_FLOAT_LIKE)
+    rounding = opt_prop_def(RoundingMode.constr())
+    result = result_def(TT_FLOAT_LIKE)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     assembly_format = (
-        "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)"
+        "$src attr-dict (`,` `rounding` `=` custom<Keyword>($rounding)^)? "
+        "`:` type($src) `->` type($result)"
     )
+    custom_directives = (Keyword,)
 
     def verify_(self) -> None:
-        if shape_of(self.src.type) != shape_of(self.result.type):
-            raise VerifyException("source and result must have the same shape")
+        _same_shape(self.src, self.result)
+        narrowing = bitwidth_of(element_type_of(self.result.type)) < bitwidth_of(
+            element_type_of(self.src.type)
+        )
+        if narrowing and self.rounding is None:
+            raise VerifyException("Rounding mode is required for FP downcast")
 
 
-class _ElementwiseSameTypeOp(IRDLOperation):
-    T: ClassVar = VarConstraint("T", TT_TYPE)
-    traits = traits_def(Pure())
+class _SameTypeOp(IRDLOperation):
+    """Elementwise math whose operands and result share one type (`: type($x)`)."""
+
+    T: ClassVar = VarConstraint("T", TT_FLOAT_LIKE)
+    traits = tt_traits(Pure())
 
 
 @irdl_op_definition
-class PreciseSqrtOp(_ElementwiseSameTypeOp):
+class PreciseSqrtOp(_SameTypeOp):
     """`tt.precise_sqrt`: correctly rounded square root."""
 
     name = "tt.precise_sqrt"
 
-    x = operand_def(_ElementwiseSameTypeOp.T)
-    result = result_def(_ElementwiseSameTypeOp.T)
+    x = operand_def(_SameTypeOp.T)
+    result = result_def(_SameTypeOp.T)
 
     assembly_format = "$x attr-dict `:` type($x)"
 
 
 @irdl_op_definition
-class PreciseDivFOp(_ElementwiseSameTypeOp):
+class PreciseDivFOp(_SameTypeOp):
     """`tt.precise_divf`: correctly rounded division."""
 
     name = "tt.precise_divf"
 
-    x = operand_def(_ElementwiseSameTypeOp.T)
-    y = operand_def(_ElementwiseSameTypeOp.T)
-    result = result_def(_ElementwiseSameTypeOp.T)
+    x = operand_def(_SameTypeOp.T)
+    y = operand_def(_SameTypeOp.T)
+    result = result_def(_SameTypeOp.T)
 
     assembly_format = "$x `,` $y attr-dict `:` type($x)"
 
 
 @irdl_op_definition
-class MulhiUIOp(_ElementwiseSameTypeOp):
+class ApproxDivFOp(IRDLOperation):
+    """`tt.approx_divf`: f32 division within 2 ulp (`tl.fdiv(..., approx=True)`)."""
+
+    name = "tt.approx_divf"
+
+    T: ClassVar = VarConstraint("T", _F32_LIKE)
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
+
+    traits = tt_traits(Pure())
+    assembly_format = "$x `,` $y attr-dict `:` type($x)"
+
+
+@irdl_op_definition
+class MulhiUIOp(IRDLOperation):
     """`tt.mulhiui`: the high half of the unsigned double-width product."""
 
     name = "tt.mulhiui"
 
-    x = operand_def(_ElementwiseSameTypeOp.T)
-    y = operand_def(_ElementwiseSameTypeOp.T)
-    result = result_def(_ElementwiseSameTypeOp.T)
+    T: ClassVar = VarConstraint("T", TT_INT_LIKE)
+    x = operand_def(T)
+    y = operand_def(T)
+    result = result_def(T)
 
+    traits = tt_traits(Pure())
     assembly_format = "$x `,` $y attr-dict `:` type($x)"
-
-    def verify_(self) -> None:
-        if not isinstance(element_type_of(self.x.type), IntegerType):
-            raise VerifyException("operands must be integers")
 
 
 @irdl_op_definition
-class ClampFOp(_ElementwiseSameTypeOp):
+class ClampFOp(_SameTypeOp):
     """`tt.clampf`: clamp to [min, max], with NaN propagation chosen explicitly."""
 
     name = "tt.clampf"
 
-    x = operand_def(_ElementwiseSameTypeOp.T)
-    min = operand_def(_ElementwiseSameTypeOp.T)
-    max = operand_def(_ElementwiseSameTypeOp.T)
-    propagateNan = prop_def(PropagateNanAttr)
-    result = result_def(_ElementwiseSameTypeOp.T)
+    x = operand_def(_SameTypeOp.T)
+    min = operand_def(_SameTypeOp.T)
+    max = operand_def(_SameTypeOp.T)
+    propagateNan = prop_def(PropagateNan.constr())
+    result = result_def(_SameTypeOp.T)
 
     assembly_format = (
-        "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict "
-        "`:` type($result)"
+        "$x `,` $min `,` $max `,` `propagateNan` `=` custom<Keyword>($propagateNan) "
+        "attr-dict `:` type($result)"
     )
+    custom_directives = (Keyword,)
+
+
+def _same_shape_all(values: Sequence[SSAValue], what: str) -> None:
+    shapes = {shape_of(value.type) for value in values}
+    if len(shapes) > 1:
+        raise VerifyException(f"requires the same shape for all {what}")
 
 
 @irdl_op_definition
@@ -959,14 +1316,12 @@ class ExternElementwiseOp(IRDLOperation):
     pure = prop_def(BoolAttr)
     result = result_def(TT_TYPE)
 
+    traits = tt_traits()
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, $result)"
 
     def verify_(self) -> None:
-        shape = shape_of(self.result.type)
-        for operand in self.srcs:
-            if shape_of(operand.type) != shape:
-                raise VerifyException("operands and result must have the same shape")
+        _same_shape_all([*self.srcs, self.result], "operands and results")
 
 
 @irdl_op_definition
@@ -978,14 +1333,76 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     asm_string = prop_def(StringAttr)
     constraints = prop_def(StringAttr)
     pure = prop_def(BoolAttr)
-    packed_element = prop_def(IntegerAttr[IntegerType])
-    args = var_operand_def(TT_TYPE)
+    packed_element = prop_def(_I32_ATTR)
+    args = var_operand_def()
     result = var_result_def(TT_TYPE)
 
+    traits = tt_traits()
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
-        "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
-    )
+    assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
+
+    def verify_(self) -> None:
+        if not self.args:
+            return
+        elements = math.prod(shape_of(self.args[0].type)) if shape_of(self.args[0].type) else 0
+        packed = self.packed_element.value.data
+        if packed <= 0 or elements % packed:
+            raise VerifyException(
+                f"number of input elements {elements} must be a multiple of the op's "
+                f"packed_element attribute, {packed}"
+            )
+
+
+@irdl_op_definition
+class MapElementwiseOp(IRDLOperation):
+    """`tt.map_elementwise {pack}`: a scalar region applied to every element.
+
+    The region takes `pack` elements of each operand (operand-major) and
+    returns `pack` elements of each result.  Triton prints it generically.
+    """
+
+    name = "tt.map_elementwise"
+
+    srcs = var_operand_def(TT_TENSOR)
+    pack = prop_def(_I32_ATTR)
+    result = var_result_def(TT_TENSOR)
+    scalarOp = region_def()
+
+    traits = tt_traits()
+
+    def verify_(self) -> None:
+        if not self.srcs:
+            raise VerifyException("MapElementwiseOp must have at least 1 operand")
+        _same_shape_all([*self.srcs, *self.result], "operands and results")
+        pack = self.pack.value.data
+        if pack <= 0 or pack & (pack - 1):
+            raise VerifyException("Pack must be a power of 2")
+        block = self.scalarOp.blocks.first
+        if block is None:
+            raise VerifyException("region must have a block")
+
+        def repeated(values: Sequence[SSAValue]) -> tuple[Attribute, ...]:
+            return tuple(element_type_of(v.type) for v in values for _ in range(pack))
+
+        if len(block.args) != len(self.srcs) * pack:
+            raise VerifyException("region has wrong number of arguments")
+        if tuple(block.arg_types) != repeated(self.srcs):
+            raise VerifyException("argument types did not match")
+        for op in self.scalarOp.walk():
+            if isinstance(op, MapElementwiseReturnOp) and tuple(op.operand_types) != repeated(
+                self.result
+            ):
+                raise VerifyException("region return does not match map_elementwise result")
+
+
+@irdl_op_definition
+class MapElementwiseReturnOp(IRDLOperation):
+    name = "tt.map_elementwise.return"
+
+    result = var_operand_def()
+
+    traits = tt_traits(HasParent(MapElementwiseOp), IsTerminator(), ReturnLike(), Pure())
+    assembly_format = "attr-dict ($result^ `:` type($result))?"
 
 
 # ---------------------------------------------------------------------------
@@ -1004,91 +1421,110 @@ class AddPtrOp(IRDLOperation):
     offset = operand_def(TT_INT_LIKE)
     result = result_def(T)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
 
     def __init__(self, ptr: SSAValue | Operation, offset: SSAValue | Operation):
         super().__init__(operands=[ptr, offset], result_types=[SSAValue.get(ptr).type])
 
     def verify_(self) -> None:
-        if shape_of(self.ptr.type) != shape_of(self.offset.type):
-            raise VerifyException("pointer and offset must have the same shape")
+        _same_shape(self.offset, self.result)
+
+
+_BLOCK_POINTER = BaseAttr(PointerType)
 
 
 @irdl_op_definition
 class AdvanceOp(IRDLOperation):
-    """`tt.advance`: move a block pointer by per-dimension offsets (Triton < 3.7)."""
+    """`tt.advance`: move a block pointer by per-dimension offsets (Triton 3.6)."""
 
     name = "tt.advance"
 
-    T: ClassVar = VarConstraint("T", BaseAttr(PointerType))
+    T: ClassVar = VarConstraint("T", _BLOCK_POINTER)
     ptr = operand_def(T)
     offsets = var_operand_def(i32)
     result = result_def(T)
 
-    traits = traits_def(Pure())
-    assembly_format = "$ptr `,` `[` $offsets `]` attr-dict `:` type($result)"
+    traits = tt_traits(Pure())
+    assembly_format = (
+        "$ptr `,` `[` $offsets `]` attr-dict `:` custom<StrippedType>(type($result))"
+    )
+    custom_directives = (StrippedType,)
+
+    def verify_(self) -> None:
+        _block_rank(self.result.type, len(self.offsets), "offsets")
+
+
+def _block_rank(ptr_type: Attribute, count: int, what: str) -> None:
+    assert isinstance(ptr_type, PointerType)
+    block = ptr_type.pointee_type
+    if not isinstance(block, TensorType):
+        raise VerifyException(f"expected a block pointer (!tt.ptr<tensor<...>>), got {ptr_type}")
+    if count != len(block.get_shape()):
+        raise VerifyException(f"expected one of the {what} per dimension of {block}")
 
 
 @irdl_op_definition
 class MakeTensorPtrOp(IRDLOperation):
-    """`tt.make_tensor_ptr`: a block pointer into a strided parent tensor (Triton < 3.7)."""
+    """`tt.make_tensor_ptr`: a block pointer into a strided parent tensor (Triton 3.6).
+
+    The text gives the result type only (`: <tensor<32x32xf32>>`); the base
+    pointer's type follows from it, which the assembly format cannot infer
+    backwards from a result, hence the custom parser.
+    """
 
     name = "tt.make_tensor_ptr"
 
     base = operand_def(PointerType)
-    shape = var_operand_def(IntegerType(64))
-    strides = var_operand_def(IntegerType(64))
+    shape = var_operand_def(i64)
+    strides = var_operand_def(i64)
     offsets = var_operand_def(i32)
-    order = prop_def(DenseArrayBase)
-    result = result_def(PointerType)
+    order = prop_def(DenseArrayBase.constr(i32))
+    result = result_def(_BLOCK_POINTER)
 
-    traits = traits_def(Pure())
-    irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
+    traits = tt_traits(Pure())
+    irdl_options = (SameVariadicOperandSize(),)
 
     def verify_(self) -> None:
-        block = self.result.type.pointee_type
-        if not isinstance(block, TensorType):
-            raise VerifyException("result must be a pointer to a tensor")
-        rank = len(block.get_shape())
-        if not len(self.shape) == len(self.strides) == len(self.offsets) == rank:
-            raise VerifyException(
-                "shape, strides and offsets must each have one value per dimension"
-            )
-        base = self.base.type
-        assert isinstance(base, PointerType)
-        _expect_type(base.pointee_type, block.element_type, "base pointee")
+        for values, what in ((self.shape, "shape"), (self.strides, "strides"), (self.offsets, "offsets")):
+            _block_rank(self.result.type, len(values), what)
+        _expect_type(self.base.type, _base_of_block_pointer(self.result.type), "base type")
 
     @classmethod
     def parse(cls, parser: Parser) -> MakeTensorPtrOp:
         base = parser.parse_unresolved_operand()
-        lists: list[list[SSAValue]] = []
-        for element_type in (IntegerType(64), IntegerType(64), i32):
+        groups: list[list[SSAValue]] = []
+        names = []
+        for _ in range(3):
             parser.parse_punctuation(",")
-            names = parser.parse_comma_separated_list(
-                parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+            names.append(
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+                )
             )
-            lists.append(parser.resolve_operands(names, [element_type] * len(names), parser.pos))
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        if not isinstance(result_type, PointerType) or not isinstance(
-            result_type.pointee_type, TensorType
-        ):
-            parser.raise_error("expected a pointer-to-tensor result type")
-        base_type = PointerType(
-            result_type.pointee_type.element_type, result_type.address_space.data
+        result_type = parser.parse_optional_type() or PointerType.new(
+            PointerType.parse_parameters(parser)
         )
-        (base_value,) = parser.resolve_operands([base], [base_type], parser.pos)
-        order = attrs.pop("order", None)
-        if order is None:
+        if not (
+            isinstance(result_type, PointerType)
+            and isinstance(result_type.pointee_type, TensorType)
+        ):
+            parser.raise_error(f"expected a block pointer type, got {result_type}")
+        for group, element_type in zip(names, (i64, i64, i32)):
+            groups.append(parser.resolve_operands(group, [element_type] * len(group), parser.pos))
+        (base_value,) = parser.resolve_operands(
+            [base], [_base_of_block_pointer(result_type)], parser.pos
+        )
+        if "order" not in attrs:
             parser.raise_error("expected an 'order' attribute")
         op = cls.create(
-            operands=[base_value, *lists[0], *lists[1], *lists[2]],
+            operands=[base_value, *groups[0], *groups[1], *groups[2]],
             result_types=[result_type],
-            properties={"order": order},
+            properties={"order": attrs.pop("order")},
+            attributes=attrs,
         )
-        op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
@@ -1100,73 +1536,54 @@ class MakeTensorPtrOp(IRDLOperation):
             printer.print_string("]")
         printer.print_op_attributes({"order": self.order, **self.attributes})
         printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        self.result.type.print_parameters(printer)
 
 
-def _parse_cache_keywords(parser: Parser) -> dict[str, Attribute]:
-    """Triton 3.6's `cacheModifier = cg evictionPolicy = evict_last` clauses."""
-    properties: dict[str, Attribute] = {}
-    while True:
-        if parser.parse_optional_keyword("cacheModifier"):
-            parser.parse_punctuation("=")
-            properties["cache"] = CacheModifierAttr(
-                CacheModifierAttr.parse_parameter(parser)
-            )
-        elif parser.parse_optional_keyword("evictionPolicy"):
-            parser.parse_punctuation("=")
-            properties["evict"] = EvictionPolicyAttr(
-                EvictionPolicyAttr.parse_parameter(parser)
-            )
-        else:
-            return properties
+def _base_of_block_pointer(ptr_type: Attribute) -> PointerType:
+    """`!tt.ptr<f32>` for `!tt.ptr<tensor<..xf32>>`: the parent tensor's base pointer."""
+    assert isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee_type, TensorType)
+    return PointerType(ptr_type.pointee_type.element_type, ptr_type.address_space.data)
 
 
-def _print_cache_keywords(printer: Printer, op: IRDLOperation) -> None:
-    cache = op.properties.get("cache")
-    evict = op.properties.get("evict")
-    if isinstance(cache, CacheModifierAttr) and cache.data != CacheModifier.NONE:
-        printer.print_string(f" cacheModifier = {cache.data.value}")
-    if isinstance(evict, EvictionPolicyAttr) and evict.data != EvictionPolicy.NORMAL:
-        printer.print_string(f" evictionPolicy = {evict.data.value}")
-
-
-_LOAD_STORE_KEYWORD_PROPS = ("cache", "evict")
-_LOAD_STORE_DICT_PROPS = ("cachePolicy", "isVolatile", "boundaryCheck", "padding")
-
-
-def _split_properties(attrs: dict[str, Attribute]) -> dict[str, Attribute]:
-    """Move the inherent attributes of load/store out of a parsed attr-dict."""
-    return {name: attrs.pop(name) for name in _LOAD_STORE_DICT_PROPS if name in attrs}
-
-
-def _print_dict(printer: Printer, op: IRDLOperation) -> None:
-    printer.print_op_attributes(
-        {
-            **{n: op.properties[n] for n in _LOAD_STORE_DICT_PROPS if n in op.properties},
-            **op.attributes,
-        }
-    )
+_CACHE_KEYWORDS = (
+    "(`cacheModifier` `=` custom<Keyword>($cache)^)? "
+    "(`evictionPolicy` `=` custom<Keyword>($evict)^)?"
+)
+"""Triton 3.6's `oilist(cacheModifier = ... | evictionPolicy = ...)` clause; 3.9
+writes `{cachePolicy = #tt.cache_policy<...>}` instead."""
 
 
 @irdl_op_definition
 class LoadOp(IRDLOperation):
-    """`tt.load ptr[, mask[, other]]`: read through pointers; masked-off lanes give `other`."""
+    """`tt.load ptr[, mask[, other]]`: read through pointers; masked-off lanes give `other`.
+
+    The mask, `other` and the result types follow from the pointer type.
+    Cache hints are 3.9's `cachePolicy` or 3.6's `cache`/`evict` keywords;
+    `boundaryCheck` and `padding` belong to 3.6's block-pointer loads.
+    """
 
     name = "tt.load"
 
-    ptr = operand_def(TT_PTR_LIKE)
-    mask = opt_operand_def(TT_BOOL_LIKE)
-    other = opt_operand_def(TT_TYPE)
-    result = result_def(TT_TYPE)
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    other = opt_operand_def(_pointee_constr("P"))
+    result = result_def(_pointee_constr("P"))
 
-    cache = opt_prop_def(CacheModifierAttr)
-    evict = opt_prop_def(EvictionPolicyAttr)
     cachePolicy = opt_prop_def(CachePolicyAttr)
-    isVolatile = opt_prop_def(BoolAttr)
-    boundaryCheck = opt_prop_def(DenseArrayBase)
-    padding = opt_prop_def(PaddingOptionAttr)
+    isVolatile = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    cache = opt_prop_def(CacheModifier.constr(), default_value=CacheModifier.NONE.attr)
+    evict = opt_prop_def(EvictionPolicy.constr(), default_value=EvictionPolicy.NORMAL.attr)
+    boundaryCheck = opt_prop_def(
+        DenseArrayBase.constr(i32), default_value=DenseArrayBase.from_list(i32, [])
+    )
+    padding = opt_prop_def(PaddingOption.constr())
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = tt_traits()
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = (
+        f"$ptr (`,` $mask^)? (`,` $other^)? {_CACHE_KEYWORDS} attr-dict `:` type($ptr)"
+    )
+    custom_directives = (Keyword,)
 
     def __init__(
         self,
@@ -1177,59 +1594,19 @@ class LoadOp(IRDLOperation):
         ptr = SSAValue.get(ptr)
         super().__init__(
             operands=[ptr, [mask] if mask else [], [other] if other else []],
-            result_types=[_pointee_of(ptr.type, "pointer")],
+            result_types=[pointee_of(ptr.type)],
         )
 
     def verify_(self) -> None:
-        value_type = _pointee_of(self.ptr.type, "pointer")
-        _expect_type(self.result.type, value_type, "result")
-        if self.mask is not None:
-            _expect_type(self.mask.type, _bool_like(value_type), "mask")
-        if self.other is not None:
-            _expect_type(self.other.type, value_type, "other")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        names = [parser.parse_unresolved_operand()]
-        while len(names) < 3 and parser.parse_optional_punctuation(","):
-            names.append(parser.parse_unresolved_operand())
-        properties = _parse_cache_keywords(parser)
-        attrs = parser.parse_optional_attr_dict()
-        properties |= _split_properties(attrs)
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        value_type = _pointee_type_or_error(parser, ptr_type)
-        types = [ptr_type, _bool_like(value_type), value_type][: len(names)]
-        ptr, *rest = parser.resolve_operands(names, types, parser.pos)
-        mask = rest[0] if rest else None
-        other = rest[1] if len(rest) > 1 else None
-        op = cls.create(
-            operands=[ptr, *rest],
-            result_types=[value_type],
-            properties={
-                "operandSegmentSizes": DenseArrayBase.from_list(
-                    i32, [1, int(mask is not None), int(other is not None)]
-                ),
-                **properties,
-            },
-        )
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        _print_cache_keywords(printer, self)
-        _print_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+        if self.boundaryCheck is not None:
+            _verify_boundary_check(self.ptr.type, self.boundaryCheck)
 
 
-def _pointee_type_or_error(parser: Parser, ptr_type: Attribute) -> Attribute:
-    try:
-        return _pointee_of(ptr_type, "pointer")
-    except VerifyException as error:
-        parser.raise_error(f"{error}, got {ptr_type}")
+def _verify_boundary_check(ptr_type: Attribute, dims: DenseArrayBase) -> None:
+    rank = len(shape_of(pointee_of(ptr_type)))
+    for dim in dims.get_values():
+        if not 0 <= dim < rank:
+            raise VerifyException(f"boundaryCheck dimension {dim} out of range for rank {rank}")
 
 
 @irdl_op_definition
@@ -1238,14 +1615,22 @@ class StoreOp(IRDLOperation):
 
     name = "tt.store"
 
-    ptr = operand_def(TT_PTR_LIKE)
-    value = operand_def(TT_TYPE)
-    mask = opt_operand_def(TT_BOOL_LIKE)
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    value = operand_def(_pointee_constr("P"))
+    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
 
-    cache = opt_prop_def(CacheModifierAttr)
-    evict = opt_prop_def(EvictionPolicyAttr)
     cachePolicy = opt_prop_def(CachePolicyAttr)
-    boundaryCheck = opt_prop_def(DenseArrayBase)
+    ignore_cta = opt_prop_def(UnitAttr)
+    cache = opt_prop_def(CacheModifier.constr(), default_value=CacheModifier.NONE.attr)
+    evict = opt_prop_def(EvictionPolicy.constr(), default_value=EvictionPolicy.NORMAL.attr)
+    boundaryCheck = opt_prop_def(
+        DenseArrayBase.constr(i32), default_value=DenseArrayBase.from_list(i32, [])
+    )
+
+    traits = tt_traits()
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = f"$ptr `,` $value (`,` $mask^)? {_CACHE_KEYWORDS} attr-dict `:` type($ptr)"
+    custom_directives = (Keyword,)
 
     def __init__(
         self,
@@ -1256,88 +1641,133 @@ class StoreOp(IRDLOperation):
         super().__init__(operands=[ptr, value, [mask] if mask else []])
 
     def verify_(self) -> None:
-        value_type = _pointee_of(self.ptr.type, "pointer")
-        _expect_type(self.value.type, value_type, "value")
-        if self.mask is not None:
-            _expect_type(self.mask.type, _bool_like(value_type), "mask")
+        if self.boundaryCheck is not None:
+            _verify_boundary_check(self.ptr.type, self.boundaryCheck)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> StoreOp:
-        names = [parser.parse_unresolved_operand()]
-        parser.parse_punctuation(",")
-        names.append(parser.parse_unresolved_operand())
-        if parser.parse_optional_punctuation(","):
-            names.append(parser.parse_unresolved_operand())
-        properties = _parse_cache_keywords(parser)
-        attrs = parser.parse_optional_attr_dict()
-        properties |= _split_properties(attrs)
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        value_type = _pointee_type_or_error(parser, ptr_type)
-        types = [ptr_type, value_type, _bool_like(value_type)][: len(names)]
-        operands = parser.resolve_operands(names, types, parser.pos)
-        op = cls.create(operands=operands, properties=properties)
-        op.attributes |= attrs
-        return op
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        _print_cache_keywords(printer, self)
-        _print_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
+# ---------------------------------------------------------------------------
+# Atomics
+# ---------------------------------------------------------------------------
+
+
+class _AtomicOp(IRDLOperation):
+    """Atomics name their memory ordering and scope as keywords after the op name."""
+
+    sem = prop_def(MemSemantic.constr())
+    scope = prop_def(MemSyncScope.constr())
+
+    traits = tt_traits()
+    custom_directives = (Keyword,)
 
 
 @irdl_op_definition
-class AtomicRMWOp(IRDLOperation):
+class AtomicRMWOp(_AtomicOp):
     """`tt.atomic_rmw op, sem, scope, ptr, val[, mask]`: returns the old values."""
 
     name = "tt.atomic_rmw"
 
-    atomic_rmw_op = prop_def(RMWOpAttr)
-    sem = prop_def(MemSemanticAttr)
-    scope = prop_def(MemSyncScopeAttr)
-    ptr = operand_def(TT_PTR_LIKE)
-    val = operand_def(TT_TYPE)
-    mask = opt_operand_def(TT_BOOL_LIKE)
-    result = result_def(TT_TYPE)
+    atomic_rmw_op = prop_def(RMWOp.constr())
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    val = operand_def(_pointee_constr("P"))
+    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    result = result_def(_pointee_constr("P"))
 
     assembly_format = (
-        "$atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? "
-        "attr-dict `:` functional-type(operands, $result)"
+        "custom<Keyword>($atomic_rmw_op) `,` custom<Keyword>($sem) `,` "
+        "custom<Keyword>($scope) `,` $ptr `,` $val (`,` $mask^)? attr-dict "
+        "`:` functional-type(operands, $result)"
     )
-
-    def verify_(self) -> None:
-        value_type = _pointee_of(self.ptr.type, "pointer")
-        _expect_type(self.val.type, value_type, "value")
-        _expect_type(self.result.type, value_type, "result")
-        if self.mask is not None:
-            _expect_type(self.mask.type, _bool_like(value_type), "mask")
 
 
 @irdl_op_definition
-class AtomicCASOp(IRDLOperation):
+class AtomicCASOp(_AtomicOp):
     """`tt.atomic_cas sem, scope, ptr, cmp, val`: compare-and-swap; returns the old values."""
 
     name = "tt.atomic_cas"
 
-    sem = prop_def(MemSemanticAttr)
-    scope = prop_def(MemSyncScopeAttr)
-    ptr = operand_def(TT_PTR_LIKE)
-    cmp = operand_def(TT_TYPE)
-    val = operand_def(TT_TYPE)
-    result = result_def(TT_TYPE)
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    cmp = operand_def(_pointee_constr("P"))
+    val = operand_def(_pointee_constr("P"))
+    result = result_def(_pointee_constr("P"))
 
     assembly_format = (
-        "$sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict "
-        "`:` functional-type(operands, $result)"
+        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr `,` $cmp `,` $val "
+        "attr-dict `:` functional-type(operands, $result)"
+    )
+
+
+@irdl_op_definition
+class AtomicLoadOp(_AtomicOp):
+    """`tt.atomic_load sem, scope, ptr[, mask]`: an atomic read (Triton 3.9)."""
+
+    name = "tt.atomic_load"
+
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    result = result_def(_pointee_constr("P"))
+
+    assembly_format = (
+        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr (`,` $mask^)? "
+        "attr-dict `:` functional-type(operands, $result)"
+    )
+
+
+@irdl_op_definition
+class AtomicStoreOp(_AtomicOp):
+    """`tt.atomic_store sem, scope, ptr, value[, mask]`: an atomic write (Triton 3.9)."""
+
+    name = "tt.atomic_store"
+
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    value = operand_def(_pointee_constr("P"))
+    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+
+    assembly_format = (
+        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr `,` $value "
+        "(`,` $mask^)? attr-dict `:` type($ptr)"
+    )
+
+
+@irdl_op_definition
+class AtomicPollOp(_AtomicOp):
+    """`tt.atomic_poll sem, scope, ptr, expected [timeout t]`: wait until *ptr == expected."""
+
+    name = "tt.atomic_poll"
+
+    ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
+    expected = operand_def(VarConstraint("E", _pointee_constr("P")))
+    timeout = opt_operand_def(i64)
+    result = result_def(MatchesTypeOf("E", i1_like, "i1 in the shape of the expected value"))
+
+    assembly_format = (
+        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr `,` $expected "
+        "(`timeout` $timeout^)? attr-dict `:` type($ptr) `,` type($expected) "
+        "`->` type($result)"
     )
 
     def verify_(self) -> None:
-        value_type = _pointee_of(self.ptr.type, "pointer")
-        for value, what in ((self.cmp, "compare"), (self.val, "value"), (self.result, "result")):
-            _expect_type(value.type, value_type, what)
+        if not isinstance(element_type_of(self.expected.type), IntegerType):
+            raise VerifyException("expected value must be an integer or integer tensor")
+
+
+@irdl_op_definition
+class GridDependencyWaitOp(IRDLOperation):
+    """`tt.grid_dependency_wait`: wait for prerequisite grids (programmatic launch)."""
+
+    name = "tt.grid_dependency_wait"
+
+    traits = tt_traits()
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class GridDependencyLaunchDependentsOp(IRDLOperation):
+    """`tt.grid_dependency_launch_dependents`: let dependent grids start."""
+
+    name = "tt.grid_dependency_launch_dependents"
+
+    traits = tt_traits()
+    assembly_format = "attr-dict"
 
 
 # ---------------------------------------------------------------------------
@@ -1345,64 +1775,78 @@ class AtomicCASOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
-def _verify_combine_region(
-    op: IRDLOperation, region: Region, element_types: Sequence[Attribute], terminator: type[Operation]
-) -> None:
-    block = region.blocks.first
-    if block is None or len(region.blocks) != 1:
-        raise VerifyException("combine region must have exactly one block")
-    expected = (*element_types, *element_types)
-    if tuple(block.arg_types) != expected:
-        raise VerifyException(
-            f"combine region arguments must be {len(expected)} values of types "
-            f"{', '.join(map(str, expected))}"
-        )
-    last = block.last_op
-    if not isinstance(last, terminator):
-        raise VerifyException(f"combine region must end with {terminator.name}")
-    if tuple(last.operand_types) != tuple(element_types):
-        raise VerifyException(
-            "combine region must return one value per operand, of the element types"
-        )
+class _CombineOp(IRDLOperation):
+    """Reduce and scan: operands combined pairwise by a single-block region.
 
-
-@irdl_op_definition
-class ReduceOp(IRDLOperation):
-    """`tt.reduce {axis}`: reduce operands along an axis with a combine region.
-
-    Triton prints it in generic form; several operands reduce together
-    (argmax is a two-operand reduce, Welford a three-operand one).
+    Triton prints both generically; the checks and their wording are its
+    `verifyReduceScan` and `verifyRegionsImpl`.
     """
 
-    name = "tt.reduce"
-
     srcs = var_operand_def(TT_TENSOR)
-    axis = prop_def(IntegerAttr[IntegerType])
-    result = var_result_def(TT_TYPE)
+    axis = prop_def(_I32_ATTR)
     combineOp = region_def("single_block")
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
+
+    RETURN: ClassVar[type[IRDLOperation]]
 
     def verify_(self) -> None:
         if not self.srcs:
-            raise VerifyException("expected at least one operand")
-        shape = shape_of(self.srcs[0].type)
+            raise VerifyException("must have at least 1 operand")
+        if len(self.srcs) != len(self.results):
+            raise VerifyException("must have the same number of inputs as outputs")
         axis = self.axis.value.data
-        if not 0 <= axis < len(shape):
-            raise VerifyException(f"axis {axis} out of range for rank {len(shape)}")
-        for src in self.srcs:
-            if shape_of(src.type) != shape:
-                raise VerifyException("all operands must have the same shape")
-        reduced = shape[:axis] + shape[axis + 1 :]
+        ranks = [len(shape_of(t)) for t in self.srcs.types]
+        for rank in ranks:
+            if not 0 <= axis < rank:
+                raise VerifyException(f"axis out of bounds for operand rank {rank}")
+            if rank != ranks[0]:
+                raise VerifyException(
+                    f"all operands must have the same rank, but got ranks {ranks[0]} and {rank}"
+                )
         elements = [element_type_of(t) for t in self.srcs.types]
-        expected = tuple(
-            TensorType(e, reduced) if reduced else e for e in elements
-        )
-        if tuple(self.result.types) != expected:
+        for element, result in zip(elements, self.results):
+            if element != element_type_of(result.type):
+                raise VerifyException("operand types and result types must agree")
+        self._verify_result_shapes()
+        self._verify_region(elements)
+
+    def _verify_result_shapes(self) -> None:
+        raise NotImplementedError
+
+    def _verify_region(self, elements: list[Attribute]) -> None:
+        block = self.combineOp.block
+        count = 2 * len(elements)
+        if len(block.args) != count:
             raise VerifyException(
-                f"result types must be {', '.join(map(str, expected))}"
+                f"nested block must take {count} arguments, but given block with "
+                f"{len(block.args)} arguments"
             )
-        _verify_combine_region(self, self.combineOp, elements, ReduceReturnOp)
+        for index, actual in enumerate(block.arg_types):
+            expected = elements[index % len(elements)]
+            if actual != expected:
+                raise VerifyException(
+                    "type mismatch on combine operation. Expected argument "
+                    f"{index} to have type {expected} but got {actual}"
+                )
+        terminator = block.last_op
+        if not isinstance(terminator, self.RETURN):
+            raise VerifyException(
+                f"combine operation must be terminated with a {self.RETURN.name} but got "
+                f"{terminator.name if terminator else 'nothing'}"
+            )
+        returned = terminator.operand_types
+        if len(returned) != len(elements):
+            raise VerifyException(
+                f"expected combine operation to return {len(elements)} values but got "
+                f"{len(returned)}"
+            )
+        for index, (actual, expected) in enumerate(zip(returned, elements)):
+            if actual != expected:
+                raise VerifyException(
+                    "type mismatch on combine operation. Expected argument "
+                    f"{index} to have type {expected} but got {actual}"
+                )
 
 
 @irdl_op_definition
@@ -1411,38 +1855,37 @@ class ReduceReturnOp(IRDLOperation):
 
     result = var_operand_def()
 
-    traits = traits_def(HasParent(ReduceOp), IsTerminator(), ReturnLike(), Pure())
+    traits = lazy_traits_def(
+        lambda: (HasParent(ReduceOp), IsTerminator(), ReturnLike(), Pure(), TensorSizeTrait())
+    )
     assembly_format = "$result attr-dict `:` type($result)"
 
 
 @irdl_op_definition
-class ScanOp(IRDLOperation):
-    """`tt.scan {axis, reverse}`: inclusive associative scan with a combine region."""
+class ReduceOp(_CombineOp):
+    """`tt.reduce {axis}`: reduce operands along an axis with a combine region.
 
-    name = "tt.scan"
+    Several operands reduce together (argmax is a two-operand reduce, Welford
+    a three-operand one); reducing the only dimension gives scalars.
+    """
 
-    srcs = var_operand_def(TT_TENSOR)
-    axis = prop_def(IntegerAttr[IntegerType])
-    reverse = prop_def(BoolAttr)
-    result = var_result_def(TT_TENSOR)
-    combineOp = region_def("single_block")
+    name = "tt.reduce"
 
-    traits = traits_def(Pure())
+    result = var_result_def(TT_TYPE)
 
-    def verify_(self) -> None:
-        if not self.srcs:
-            raise VerifyException("expected at least one operand")
-        shape = shape_of(self.srcs[0].type)
+    RETURN: ClassVar[type[IRDLOperation]] = ReduceReturnOp
+
+    def _verify_result_shapes(self) -> None:
         axis = self.axis.value.data
-        if not 0 <= axis < len(shape):
-            raise VerifyException(f"axis {axis} out of range for rank {len(shape)}")
-        if tuple(self.result.types) != tuple(self.srcs.types):
-            raise VerifyException("result types must equal operand types")
-        for src in self.srcs:
-            if shape_of(src.type) != shape:
-                raise VerifyException("all operands must have the same shape")
-        elements = [element_type_of(t) for t in self.srcs.types]
-        _verify_combine_region(self, self.combineOp, elements, ScanReturnOp)
+        for src, result in zip(self.srcs, self.result):
+            shape = shape_of(src.type)
+            reduced = shape[:axis] + shape[axis + 1 :]
+            element = element_type_of(src.type)
+            expected = TensorType(element, reduced) if reduced else element
+            if result.type != expected:
+                raise VerifyException(
+                    f"inferred result type {expected} is incompatible with {result.type}"
+                )
 
 
 @irdl_op_definition
@@ -1451,8 +1894,46 @@ class ScanReturnOp(IRDLOperation):
 
     result = var_operand_def()
 
-    traits = traits_def(HasParent(ScanOp), IsTerminator(), ReturnLike(), Pure())
+    traits = lazy_traits_def(
+        lambda: (HasParent(ScanOp), IsTerminator(), ReturnLike(), Pure(), TensorSizeTrait())
+    )
     assembly_format = "$result attr-dict `:` type($result)"
+
+
+@irdl_op_definition
+class ScanOp(_CombineOp):
+    """`tt.scan {axis, reverse}`: inclusive associative scan with a combine region."""
+
+    name = "tt.scan"
+
+    reverse = prop_def(BoolAttr)
+    result = var_result_def(TT_TENSOR)
+
+    RETURN: ClassVar[type[IRDLOperation]] = ScanReturnOp
+
+    def _verify_result_shapes(self) -> None:
+        for src, result in zip(self.srcs, self.result):
+            if src.type != result.type:
+                raise VerifyException(
+                    f"inferred result type {src.type} is incompatible with {result.type}"
+                )
+
+
+def _verify_matmul_shapes(a: Attribute, b: Attribute, c: Attribute) -> None:
+    """Triton's DotOpInterface checks: ranks, the K dimension, and the output shape."""
+    sa, sb, sc = shape_of(a), shape_of(b), shape_of(c)
+    if not len(sa) == len(sb) == len(sc) or len(sa) not in (2, 3):
+        raise VerifyException("expected operands to be 2d or 3d tensors of the same rank")
+    if sa[-1] != sb[-2]:
+        raise VerifyException(
+            f"the K dimensions of a ({sa[-1]}) and b ({sb[-2]}) must match: "
+            f"a is {list(sa)}, b is {list(sb)}"
+        )
+    if sc[:-2] != sa[:-2] or sc[:-2] != sb[:-2] or sc[-2:] != (sa[-2], sb[-1]):
+        raise VerifyException(
+            f"the accumulator shape {list(sc)} must be the batch dimensions and "
+            f"{[sa[-2], sb[-1]]} of a {list(sa)} times b {list(sb)}"
+        )
 
 
 @irdl_op_definition
@@ -1461,46 +1942,96 @@ class DotOp(IRDLOperation):
 
     name = "tt.dot"
 
-    T: ClassVar = VarConstraint("T", TT_TENSOR)
-    a = operand_def(TT_TENSOR)
-    b = operand_def(TT_TENSOR)
+    T: ClassVar = VarConstraint("T", TT_FP_INT_TENSOR)
+    a = operand_def(TT_FP_INT_TENSOR)
+    b = operand_def(TT_FP_INT_TENSOR)
     c = operand_def(T)
-    inputPrecision = opt_prop_def(InputPrecisionAttr)
-    maxNumImpreciseAcc = opt_prop_def(IntegerAttr[IntegerType])
+    inputPrecision = opt_prop_def(InputPrecision.constr(), default_value=InputPrecision.IEEE.attr)
+    maxNumImpreciseAcc = opt_prop_def(_I32_ATTR, default_value=IntegerAttr(0, i32))
     d = result_def(T)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict "
-        "`:` type($a) `*` type($b) `->` type($d)"
+        "$a `,` $b `,` $c (`,` `inputPrecision` `=` custom<Keyword>($inputPrecision)^)? "
+        "attr-dict `:` type($a) `*` type($b) `->` type($d)"
     )
+    custom_directives = (Keyword,)
 
     def verify_(self) -> None:
-        a, b, d = shape_of(self.a.type), shape_of(self.b.type), shape_of(self.d.type)
-        if not (len(a) == len(b) == len(d) and len(a) in (2, 3)):
-            raise VerifyException("operands must be 2-D (or batched 3-D) tensors")
-        if a[-1] != b[-2]:
-            raise VerifyException(
-                f"inner dimensions differ: a is {list(a)}, b is {list(b)}"
-            )
-        if d[-2:] != (a[-2], b[-1]) or d[:-2] != a[:-2] or a[:-2] != b[:-2]:
-            raise VerifyException(
-                f"result shape {list(d)} does not match a {list(a)} times b {list(b)}"
-            )
+        a, b = element_type_of(self.a.type), element_type_of(self.b.type)
+        if bitwidth_of(a) != bitwidth_of(b):
+            raise VerifyException("element types of operands A and B must have same bit width")
+        _verify_matmul_shapes(self.a.type, self.b.type, self.c.type)
+
+
+
+@irdl_op_definition
+class DotScaledOp(IRDLOperation):
+    """`tt.dot_scaled`: a microscaled (MX) matmul, d = scale(a) @ scale(b) + c.
+
+    fp4 (`e2m1`) operands come packed two to a byte in i8 tensors; the scales
+    hold one exponent per 32 (or 16) elements along K.
+    """
+
+    name = "tt.dot_scaled"
+
+    T: ClassVar = VarConstraint("T", TT_FLOAT_TENSOR)
+    a = operand_def(TensorType.constr(AnyFloatConstr | EqAttrConstraint(IntegerType(8))))
+    b = operand_def(TensorType.constr(AnyFloatConstr | EqAttrConstraint(IntegerType(8))))
+    c = operand_def(T)
+    a_scale = opt_operand_def(TensorType.constr(AnyFloatConstr | EqAttrConstraint(IntegerType(8))))
+    b_scale = opt_operand_def(TensorType.constr(AnyFloatConstr | EqAttrConstraint(IntegerType(8))))
+    a_elem_type = prop_def(ScaleDotElemType.constr())
+    b_elem_type = prop_def(ScaleDotElemType.constr())
+    fastMath = prop_def(BoolAttr)
+    lhs_k_pack = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+    rhs_k_pack = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(True))
+    d = result_def(T)
+
+    traits = tt_traits(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = (
+        "$a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c "
+        "`lhs` `=` custom<Keyword>($a_elem_type) `rhs` `=` custom<Keyword>($b_elem_type) "
+        "attr-dict `:` type($a) (`,` type($a_scale)^)? `*` type($b) "
+        "(`,` type($b_scale)^)? `->` type($d)"
+    )
+    custom_directives = (Keyword,)
+
+    def verify_(self) -> None:
+        a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.c))
+        if len(a) < 2:
+            raise VerifyException("operands must be at least 2D")
+        lhs_packed = self.a_elem_type == ScaleDotElemType.E2M1.attr and self._packs("lhs_k_pack")
+        rhs_packed = self.b_elem_type == ScaleDotElemType.E2M1.attr and self._packs("rhs_k_pack")
+        k_a = a[-1] * (2 if lhs_packed else 1)
+        k_b = b[-2] * (2 if rhs_packed else 1)
+        if k_a != k_b:
+            raise VerifyException(f"the K dimensions of a ({k_a}) and b ({k_b}) must match")
+        for scale, dim, what in ((self.a_scale, c[-2], "M"), (self.b_scale, c[-1], "N")):
+            if scale is not None and shape_of(scale.type)[-2] != dim:
+                raise VerifyException(
+                    f"scales {what} dimension must match the operand {what} dimension"
+                )
+
+    def _packs(self, name: str) -> bool:
+        flag = self.properties.get(name, BoolAttr.from_bool(True))
+        return isinstance(flag, BoolAttr) and flag.value.data == 1
 
 
 @irdl_op_definition
 class HistogramOp(IRDLOperation):
-    """`tt.histogram`: counts of each value 0..N-1 of the input, N the result size."""
+    """`tt.histogram src[, mask]`: counts of each value 0..N-1 of src, N the result size."""
 
     name = "tt.histogram"
 
-    src = operand_def(TensorType.constr(_INT_CONSTR))
-    result = result_def(TensorType.constr(_INT_CONSTR))
+    src = operand_def(VarConstraint("S", TT_INT_TENSOR))
+    mask = opt_operand_def(_mask_constr("S", of_pointer=False))
+    result = result_def(TT_INT_TENSOR)
 
-    traits = traits_def(Pure())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+    traits = tt_traits(Pure())
+    assembly_format = "$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition
@@ -1510,29 +2041,31 @@ class GatherOp(IRDLOperation):
     name = "tt.gather"
 
     src = operand_def(TT_TENSOR)
-    indices = operand_def(TensorType.constr(_INT_CONSTR))
-    axis = prop_def(IntegerAttr[IntegerType])
+    indices = operand_def(TT_INT_TENSOR)
+    axis = prop_def(_I32_ATTR)
     efficient_layout = opt_prop_def(UnitAttr)
     result = result_def(TT_TENSOR)
 
-    traits = traits_def(Pure())
+    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
-        "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
-    )
+    assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
 
     def verify_(self) -> None:
-        src, idx = shape_of(self.src.type), shape_of(self.indices.type)
+        src, indices = shape_of(self.src.type), shape_of(self.indices.type)
+        if indices != shape_of(self.result.type):
+            raise VerifyException("indices and output shapes must match")
+        if element_type_of(self.src.type) != element_type_of(self.result.type):
+            raise VerifyException("input and output element types must match")
+        if len(src) != len(indices):
+            raise VerifyException("input and indices ranks must match")
         axis = self.axis.value.data
-        if len(src) != len(idx):
-            raise VerifyException("source and indices must have the same rank")
         if not 0 <= axis < len(src):
-            raise VerifyException(f"axis {axis} out of range for rank {len(src)}")
-        _expect_type(
-            self.result.type,
-            TensorType(element_type_of(self.src.type), idx),
-            "result",
-        )
+            raise VerifyException("gather dimension must be less than the input rank")
+        for dim, (s, i) in enumerate(zip(src, indices)):
+            if dim != axis and s != i:
+                raise VerifyException(
+                    f"indices dimension {dim} must match the corresponding input dimension"
+                )
 
 
 # ---------------------------------------------------------------------------
@@ -1542,13 +2075,16 @@ class GatherOp(IRDLOperation):
 
 @irdl_op_definition
 class PrintOp(IRDLOperation):
+    """`tt.print " prefix: " {hex, isSigned} : args : types`: device-side printf."""
+
     name = "tt.print"
 
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
     args = var_operand_def(TT_TYPE)
-    isSigned = prop_def(DenseArrayBase)
+    isSigned = prop_def(DenseArrayBase.constr(i32))
 
+    traits = tt_traits()
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
 
@@ -1562,6 +2098,7 @@ class AssertOp(IRDLOperation):
     condition = operand_def(TT_BOOL_LIKE)
     message = prop_def(StringAttr)
 
+    traits = tt_traits()
     assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
 
 
@@ -1578,109 +2115,189 @@ class MakeTensorDescOp(IRDLOperation):
 
     base = operand_def(PointerType)
     shape = var_operand_def(i32)
-    strides = var_operand_def(IntegerType(64))
+    strides = var_operand_def(i64)
+    padding = opt_prop_def(PaddingOption.constr(), default_value=PaddingOption.ZERO.attr)
     result = result_def(TensorDescType)
 
-    traits = traits_def(Pure())
-    irdl_options = (SameVariadicOperandSize(),)
+    traits = tt_traits(Pure())
+    irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
+    assembly_format = (
+        "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict "
+        "`:` custom<StrippedType>(type($base)) `,` custom<StrippedType>(type($result))"
+    )
+    custom_directives = (StrippedType,)
 
     def verify_(self) -> None:
         desc = self.result.type
         assert isinstance(desc, TensorDescType)
-        rank = len(desc.block_type.get_shape())
-        if not len(self.shape) == len(self.strides) == rank:
+        if not len(self.shape) == len(self.strides) == len(desc.block_type.get_shape()):
             raise VerifyException("shape and strides must have one value per dimension")
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MakeTensorDescOp:
-        base = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        shape = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(",")
-        strides = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        base_type = _parse_maybe_unqualified(parser, PointerType)
-        parser.parse_punctuation(",")
-        desc_type = _parse_maybe_unqualified(parser, TensorDescType)
-        operands = parser.resolve_operands(
-            [base, *shape, *strides],
-            [base_type, *[i32] * len(shape), *[IntegerType(64)] * len(strides)],
-            parser.pos,
-        )
-        op = cls.create(operands=operands, result_types=[desc_type])
-        op.attributes |= attrs
-        return op
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        for values in (self.shape, self.strides):
-            printer.print_string(", [")
-            printer.print_list(values, printer.print_operand)
-            printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        self.base.type.print_parameters(printer)  # type: ignore[attr-defined]
-        printer.print_string(", ")
-        self.result.type.print_parameters(printer)  # type: ignore[attr-defined]
+def _verify_descriptor_access(desc_type: Attribute, tensor: Attribute) -> None:
+    """Triton's verifyDescriptorLoadStoreOp: one element type, one element count."""
+    assert isinstance(desc_type, TensorDescType)
+    block = desc_type.signless_block_type
+    if element_type_of(block) != element_type_of(tensor):
+        raise VerifyException(
+            "descriptor block and tensor element types must match, but got descriptor "
+            f"element type {block.element_type} and tensor element type "
+            f"{element_type_of(tensor)}"
+        )
+    block_count, tensor_count = math.prod(block.get_shape()), math.prod(shape_of(tensor))
+    if block_count != tensor_count:
+        raise VerifyException(
+            "descriptor block and tensor must have the same number of elements, but got "
+            f"descriptor block with {block_count} elements tensor with {tensor_count} elements"
+        )
 
 
-def _parse_maybe_unqualified(parser: Parser, type_cls: type[ParametrizedAttribute]) -> Attribute:
-    """Triton prints some types without their `!dialect.name` prefix: `<f32>`."""
-    if parser.parse_optional_characters("!") is None and parser._current_token.text == "<":
-        return type_cls.new(type_cls.parse_parameters(parser))  # type: ignore[attr-defined]
-    if parser._current_token.text == "<":
-        return type_cls.new(type_cls.parse_parameters(parser))  # type: ignore[attr-defined]
-    parsed = parser.parse_type()
-    if not isinstance(parsed, type_cls):
-        parser.raise_error(f"expected {type_cls.name} type")
-    return parsed
+def _verify_descriptor_indices(desc_type: Attribute, indices: Sequence[SSAValue]) -> None:
+    assert isinstance(desc_type, TensorDescType)
+    if len(indices) != len(desc_type.block_type.get_shape()):
+        raise VerifyException("expected one index per descriptor dimension")
 
 
 @irdl_op_definition
 class DescriptorLoadOp(IRDLOperation):
+    """`tt.descriptor_load desc[indices]`: load the block at indices."""
+
     name = "tt.descriptor_load"
 
     desc = operand_def(TensorDescType)
     indices = var_operand_def(i32)
-    cache = opt_prop_def(CacheModifierAttr)
-    evict = opt_prop_def(EvictionPolicyAttr)
+    cachePolicy = opt_prop_def(CachePolicyAttr)
+    cache = opt_prop_def(CacheModifier.constr(), default_value=CacheModifier.NONE.attr)
+    evict = opt_prop_def(EvictionPolicy.constr(), default_value=EvictionPolicy.NORMAL.attr)
     result = result_def(TT_TENSOR)
 
+    traits = tt_traits()
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$desc `[` $indices `]` attr-dict `:` type($desc) `->` type($result)"
+        f"$desc `[` $indices `]` {_CACHE_KEYWORDS} attr-dict "
+        "`:` type($desc) `->` type($result)"
     )
+    custom_directives = (Keyword,)
 
     def verify_(self) -> None:
-        desc = self.desc.type
-        assert isinstance(desc, TensorDescType)
-        if len(self.indices) != len(desc.block_type.get_shape()):
-            raise VerifyException("expected one index per descriptor dimension")
+        _verify_descriptor_indices(self.desc.type, self.indices)
+        _verify_descriptor_access(self.desc.type, self.result.type)
 
 
 @irdl_op_definition
 class DescriptorStoreOp(IRDLOperation):
+    """`tt.descriptor_store desc[indices], src`: store a block at indices."""
+
     name = "tt.descriptor_store"
 
     desc = operand_def(TensorDescType)
     src = operand_def(TT_TENSOR)
     indices = var_operand_def(i32)
 
+    traits = tt_traits()
+    assembly_format = "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
+
+    def verify_(self) -> None:
+        _verify_descriptor_indices(self.desc.type, self.indices)
+        _verify_descriptor_access(self.desc.type, self.src.type)
+
+
+@irdl_op_definition
+class DescriptorReduceOp(IRDLOperation):
+    """`tt.descriptor_reduce kind, desc[indices], src`: an atomic reduction into a block."""
+
+    name = "tt.descriptor_reduce"
+
+    kind = prop_def(DescriptorReduceKind.constr())
+    desc = operand_def(TensorDescType)
+    src = operand_def(TT_TENSOR)
+    indices = var_operand_def(i32)
+
+    traits = tt_traits()
     assembly_format = (
-        "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
+        "custom<Keyword>($kind) `,` $desc `[` $indices `]` `,` $src attr-dict "
+        "`:` type($desc) `,` type($src)"
+    )
+    custom_directives = (Keyword,)
+
+    def verify_(self) -> None:
+        _verify_descriptor_indices(self.desc.type, self.indices)
+        _verify_descriptor_access(self.desc.type, self.src.type)
+
+
+def _verify_descriptor_rows(desc_type: Attribute, rows: Attribute, x_offsets: Attribute) -> None:
+    """Triton's verifyGatherScatterOp: whole rows of a 1-row block, one per x offset."""
+    assert isinstance(desc_type, TensorDescType)
+    block = desc_type.signless_block_type
+    block_shape = block.get_shape()
+    if len(block_shape) != 2 or block_shape[0] != 1:
+        raise VerifyException(
+            f"descriptor block must be a 2D tensor with exactly 1 row, but got {block}"
+        )
+    if len(shape_of(x_offsets)) != 1:
+        raise VerifyException(f"x offsets must be a 1D tensor, but got {x_offsets}")
+    shape = shape_of(rows)
+    if len(shape) != 2:
+        raise VerifyException(f"result must be a 2D tensor, but got {rows}")
+    if shape[0] != shape_of(x_offsets)[0]:
+        raise VerifyException(
+            f"result tensor must have as many rows as indices ({shape_of(x_offsets)[0]}), "
+            f"but got {rows}"
+        )
+    if shape[1] != block_shape[1]:
+        raise VerifyException(
+            f"result tensor number of columns must match block ({block_shape[1]}), "
+            f"but got {rows}"
+        )
+    if element_type_of(rows) != block.element_type:
+        raise VerifyException(
+            f"result tensor element type must match block ({block.element_type}), "
+            f"but got {rows}"
+        )
+
+
+_X_OFFSETS = TensorType.constr(AnyOf.get(IntegerType(16), i32))
+
+
+@irdl_op_definition
+class DescriptorGatherOp(IRDLOperation):
+    """`tt.descriptor_gather desc[x_offsets, y]`: the rows x_offsets, from column y."""
+
+    name = "tt.descriptor_gather"
+
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(_X_OFFSETS)
+    y_offset = operand_def(i32)
+    result = result_def(TT_TENSOR)
+
+    traits = tt_traits()
+    assembly_format = (
+        "$desc `[` $x_offsets `,` $y_offset `]` attr-dict "
+        "`:` functional-type(operands, results)"
     )
 
     def verify_(self) -> None:
-        desc = self.desc.type
-        assert isinstance(desc, TensorDescType)
-        if len(self.indices) != len(desc.block_type.get_shape()):
-            raise VerifyException("expected one index per descriptor dimension")
+        _verify_descriptor_rows(self.desc.type, self.result.type, self.x_offsets.type)
+
+
+@irdl_op_definition
+class DescriptorScatterOp(IRDLOperation):
+    """`tt.descriptor_scatter desc[x_offsets, y], src`: write rows of src to x_offsets."""
+
+    name = "tt.descriptor_scatter"
+
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(_X_OFFSETS)
+    y_offset = operand_def(i32)
+    src = operand_def(TT_TENSOR)
+
+    traits = tt_traits()
+    assembly_format = (
+        "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)"
+    )
+
+    def verify_(self) -> None:
+        _verify_descriptor_rows(self.desc.type, self.src.type, self.x_offsets.type)
 
 
 TT = Dialect(
@@ -1693,6 +2310,7 @@ TT = Dialect(
         GetNumProgramsOp,
         MakeRangeOp,
         SplatOp,
+        UnsplatOp,
         ExpandDimsOp,
         BroadcastOp,
         ReshapeOp,
@@ -1706,10 +2324,13 @@ TT = Dialect(
         FpToFpOp,
         PreciseSqrtOp,
         PreciseDivFOp,
+        ApproxDivFOp,
         MulhiUIOp,
         ClampFOp,
         ExternElementwiseOp,
         ElementwiseInlineAsmOp,
+        MapElementwiseOp,
+        MapElementwiseReturnOp,
         AddPtrOp,
         AdvanceOp,
         MakeTensorPtrOp,
@@ -1717,11 +2338,17 @@ TT = Dialect(
         StoreOp,
         AtomicRMWOp,
         AtomicCASOp,
+        AtomicLoadOp,
+        AtomicStoreOp,
+        AtomicPollOp,
+        GridDependencyWaitOp,
+        GridDependencyLaunchDependentsOp,
         ReduceOp,
         ReduceReturnOp,
         ScanOp,
         ScanReturnOp,
         DotOp,
+        DotScaledOp,
         HistogramOp,
         GatherOp,
         PrintOp,
@@ -1729,20 +2356,9 @@ TT = Dialect(
         MakeTensorDescOp,
         DescriptorLoadOp,
         DescriptorStoreOp,
+        DescriptorReduceOp,
+        DescriptorGatherOp,
+        DescriptorScatterOp,
     ],
-    [
-        PointerType,
-        TensorDescType,
-        CachePolicyAttr,
-        ProgramDimAttr,
-        CacheModifierAttr,
-        EvictionPolicyAttr,
-        PaddingOptionAttr,
-        RMWOpAttr,
-        MemSemanticAttr,
-        MemSyncScopeAttr,
-        RoundingModeAttr,
-        PropagateNanAttr,
-        InputPrecisionAttr,
-    ],
+    [PointerType, TensorDescType, CachePolicyAttr],
 )

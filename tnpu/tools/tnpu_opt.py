@@ -53,9 +53,9 @@ class TnpuOptMain(xDSLOptMain):
         register_dialects(self.ctx)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
-        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.formatter_class = _HelpFormatter
         super().register_all_arguments(arg_parser)
-        arg_parser.epilog = _pass_summary()
+        arg_parser.epilog = _PASS_LIST
 
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
@@ -129,6 +129,17 @@ class TnpuOptMain(xDSLOptMain):
         finally:
             chunk.close()
         return None
+
+
+_PASS_LIST = "<the list of tnpu's passes>"
+"""The epilog placeholder `_HelpFormatter` replaces by `_pass_summary()`."""
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Writes the pass list into `--help` only: listing a pass imports it."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_pass_summary() if text == _PASS_LIST else text)
 
 
 def _pass_summary() -> str:
