@@ -20,6 +20,8 @@ from tnpu import __version__
 SUBCOMMANDS = {
     "ttir": "tnpu.tools.cmd_ttir",
     "import": "tnpu.tools.cmd_import",
+    "run": "tnpu.tools.cmd_run",
+    "sweep": "tnpu.tools.cmd_sweep",
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
 

@@ -1,0 +1,182 @@
+"""Rungs: the ways of running a kernel that a run compares, in order of truth.
+
+A rung takes the run's context (the case, its imported TTIR, the inputs)
+and returns the final storage of every tensor argument, or says why it
+cannot.  `RUNGS` lists them in DESIGN.md's order of independence: the
+Triton interpreter (the oracle), then the TTIR interpreter; the tile
+interpreter, qemu and timing add themselves with `register_rung`.  The
+first rung that succeeds is the reference the others are compared with.
+
+`modes` says under which `tnpu run --exec` a rung runs: `interp` (the
+interpreters), `qemu` (adds the compiled code) and `none` (no execution).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import BFloat16Type
+
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import tt
+from tnpu.execution.case import Case, TensorArg
+from tnpu.execution.inputs import KernelInputs
+from tnpu.execution.oracle import Oracle, OracleError, OracleRequest, TensorData
+from tnpu.interpreters.kernel import run_kernel
+from tnpu.interpreters.tt import KernelError
+
+Status = Literal["ok", "refused", "error", "skipped"]
+
+
+@dataclass
+class RunContext:
+    case: Case
+    module: ModuleOp
+    inputs: KernelInputs
+    config: str | None = None
+    """The NPU configuration a timing rung uses (`tnpu run --config`)."""
+    oracle: Oracle | None = None
+    artifacts: Path | None = None
+    """Where a rung may leave files (IR after each stage, ...), if anywhere."""
+
+
+@dataclass
+class RungResult:
+    name: str
+    status: Status
+    buffers: dict[str, np.ndarray] = field(default_factory=dict)
+    message: str | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+    """What else the rung reports: libdevice stand-ins used, cycles, ..."""
+    seconds: float = 0.0
+
+
+class Rung(Protocol):
+    name: str
+    modes: frozenset[str]
+
+    def run(self, context: RunContext) -> RungResult: ...
+
+
+@dataclass(frozen=True)
+class Limitation:
+    """A kernel feature a rung is known to get wrong or not to run, and why."""
+
+    reason: str
+    applies: Callable[[ModuleOp], bool]
+
+
+def _has_op(op_type: type) -> Callable[[ModuleOp], bool]:
+    return lambda module: any(isinstance(op, op_type) for op in module.walk())
+
+
+def _dot_on_bf16(module: ModuleOp) -> bool:
+    return any(
+        isinstance(op, tt.DotOp) and isinstance(tt.element_type_of(op.a.type), BFloat16Type)
+        for op in module.walk()
+    )
+
+
+TRITON_INTERPRETER_LIMITATIONS: tuple[Limitation, ...] = (
+    Limitation(
+        "Triton's interpreter does not implement inline assembly "
+        "(InterpreterBuilder.create_inline_asm raises NotImplementedError)",
+        _has_op(tt.ElementwiseInlineAsmOp),
+    ),
+    Limitation(
+        "Triton's interpreter holds bf16 tensors as their raw uint16 bits, so its tl.dot "
+        "multiplies bit patterns as integers (InterpreterBuilder.create_dot)",
+        _dot_on_bf16,
+    ),
+)
+
+
+def _timed(name: str, run: Callable[[], RungResult]) -> RungResult:
+    start = time.perf_counter()
+    result = run()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+class OracleRung:
+    """Truth 1: Triton's interpreter on `kernel.py` (with libdevice stand-ins)."""
+
+    name = "oracle"
+    modes = frozenset({"interp", "qemu"})
+
+    def run(self, context: RunContext) -> RungResult:
+        return _timed(self.name, lambda: self._run(context))
+
+    def _run(self, context: RunContext) -> RungResult:
+        case = context.case
+        if case.kernel_py is None:
+            return RungResult(self.name, "skipped", message="no kernel.py to interpret")
+        for limitation in TRITON_INTERPRETER_LIMITATIONS:
+            if limitation.applies(context.module):
+                return RungResult(self.name, "refused", message=limitation.reason)
+        assert context.oracle is not None, "an oracle rung needs an Oracle process"
+        names = list(case.signature)
+        positional = case.launch_args[: len(names)]
+        args: list[Any] = []
+        for name, value in zip(names, positional):
+            arg = case.args.get(name)
+            if isinstance(arg, TensorArg):
+                args.append(TensorData(context.inputs.storages[name], arg.shape, arg.stride))
+            else:
+                args.append(context.inputs.scalars.get(name, value))
+        keywords = {n: v for n, v in case.constexprs.items() if names.index(n) >= len(positional)}
+        request = OracleRequest(str(case.kernel_py), case.kernel_name, args, keywords, case.grid)
+        try:
+            response = context.oracle.run(request)
+        except OracleError as error:
+            return RungResult(self.name, "error", message=str(error))
+        notes = {"libdevice_stand_ins": response.libdevice_symbols}
+        if response.error is not None:
+            return RungResult(self.name, "error", message=f"Triton interpreter: {response.error}", notes=notes)
+        buffers = {names[index]: data for index, data in response.buffers.items()}
+        return RungResult(self.name, "ok", buffers, notes=notes)
+
+
+class TTIRInterpreterRung:
+    """Truth 2: tnpu's numpy interpreter of the imported TTIR."""
+
+    name = "ttir"
+    modes = frozenset({"interp", "qemu"})
+
+    def run(self, context: RunContext) -> RungResult:
+        return _timed(self.name, lambda: self._run(context))
+
+    def _run(self, context: RunContext) -> RungResult:
+        case = context.case
+        try:
+            result = run_kernel(
+                context.module, context.inputs.kernel_arguments(case), case.grid, kernel=case.kernel_name
+            )
+        except CompileError as error:
+            return RungResult(self.name, "refused", message=_one_line(error))
+        except KernelError as error:
+            return RungResult(self.name, "error", message=_one_line(error))
+        notes = {"libdevice_references": sorted(result.libdevice_symbols)}
+        return RungResult(self.name, "ok", result.buffers, notes=notes)
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
+
+
+RUNGS: dict[str, Rung] = {}
+"""Registered rungs by name, in order of truth."""
+
+
+def register_rung(rung: Rung) -> None:
+    RUNGS[rung.name] = rung
+
+
+register_rung(OracleRung())
+register_rung(TTIRInterpreterRung())

@@ -1,0 +1,153 @@
+"""Run one case through every rung and compare: the result record of `tnpu run`.
+
+Stages, in order: `case` (meta.json read and checked), `import` (TTIR
+parsed and verified, arguments agree with it), `inputs` (generated), then
+each rung (`oracle`, `ttir`, later `tile`, `qemu`, ...), then `compare`.
+`stage_reached` is the last stage completed before the first failure; a
+run that matches everywhere reaches `compare`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from tnpu.diagnostics import format_parse_error
+from tnpu.dialects import tt
+from tnpu.execution.case import Case, CaseError, TensorArg
+from tnpu.execution.compare import compare_outputs
+from tnpu.execution.dataflow import written_parameters
+from tnpu.execution.inputs import InputError, generate_inputs
+from tnpu.execution.oracle import Oracle
+from tnpu.execution.rungs import RUNGS, RunContext, RungResult
+from tnpu.interpreters.kernel import kernel_function, parameter_names
+from tnpu.ttir_import import import_ttir
+
+
+@dataclass
+class RunResult:
+    kernel: str
+    stage_reached: str
+    match: bool | None = None
+    """True when every rung that ran agrees with the reference; None if fewer than two ran."""
+    max_abs_err: float | None = None
+    error: str | None = None
+    """The first failure, one line."""
+    reference: str | None = None
+    rungs: list[RungResult] = field(default_factory=list)
+    mismatch: str | None = None
+    libdevice_stand_ins: list[str] = field(default_factory=list)
+    """libdevice symbols the oracle evaluated through tnpu's reference table."""
+    cycles: int | None = None
+    roofline_cycles: int | None = None
+    ttir: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kernel": self.kernel,
+            "stage_reached": self.stage_reached,
+            "match": self.match,
+            "max_abs_err": self.max_abs_err,
+            "error": self.error,
+            "reference": self.reference,
+            "libdevice_stand_ins": self.libdevice_stand_ins,
+            "cycles": self.cycles,
+            "roofline_cycles": self.roofline_cycles,
+            "rungs": [
+                {"name": r.name, "status": r.status, "message": r.message,
+                 "seconds": round(r.seconds, 3), **r.notes}
+                for r in self.rungs
+            ],
+        }
+
+
+def selected_rungs(mode: str) -> list[str]:
+    return [name for name, rung in RUNGS.items() if mode in rung.modes]
+
+
+def run_case(
+    case: Case,
+    *,
+    mode: str = "interp",
+    oracle: Oracle | None = None,
+    config: str | None = None,
+    seed: int = 0,
+) -> RunResult:
+    """Run `case` through the rungs of `mode`; never raises for a bad kernel."""
+    result = RunResult(kernel=case.name, stage_reached="case")
+    if case.ttir_path is None:
+        result.error = "no kernel.ttir (compile kernel.py first: tnpu ttir CASE -o CASE/kernel.ttir)"
+        return result
+    result.ttir = case.ttir_path.read_text()
+    try:
+        module = import_ttir(result.ttir, str(case.ttir_path))
+        function = kernel_function(module, case.kernel_name)
+        check_arguments(case, function)
+    except ParseError as error:
+        result.error = format_parse_error(error)
+        return result
+    except (DiagnosticException, CaseError) as error:
+        result.error = " ".join(str(error).split())
+        return result
+    result.stage_reached = "import"
+    try:
+        inputs = generate_inputs(case, function, seed)
+    except InputError as error:
+        result.error = str(error)
+        return result
+    result.stage_reached = "inputs"
+    context = RunContext(case, module, inputs, config=config, oracle=oracle)
+    failed = False
+    for name in selected_rungs(mode):
+        rung_result = RUNGS[name].run(context)
+        result.rungs.append(rung_result)
+        if rung_result.name == "oracle":
+            result.libdevice_stand_ins = rung_result.notes.get("libdevice_stand_ins", [])
+        if rung_result.status in ("refused", "error"):
+            failed = True
+            result.error = result.error or f"{name}: {rung_result.message}"
+        elif rung_result.status == "ok" and not failed:
+            result.stage_reached = name
+    _compare(result, case, function)
+    if result.match and not failed:
+        result.stage_reached = "compare"
+    return result
+
+
+def _compare(result: RunResult, case: Case, function: tt.FuncOp) -> None:
+    ran = [r for r in result.rungs if r.status == "ok"]
+    if len(ran) < 2:
+        return
+    outputs = sorted(written_parameters(function) | (case.mutated & set(case.tensors)))
+    reference, *others = ran
+    result.reference = reference.name
+    result.match, result.max_abs_err = True, 0.0
+    for other in others:
+        comparison = compare_outputs(
+            {n: reference.buffers[n] for n in outputs}, {n: other.buffers[n] for n in outputs}
+        )
+        result.max_abs_err = max(result.max_abs_err, comparison.max_abs_err)
+        if not comparison.match and result.mismatch is None:
+            result.match = False
+            result.mismatch = (
+                f"{other.name} differs from {reference.name} in {comparison.mismatches} of "
+                f"{comparison.compared} elements; first {comparison.first_mismatch}"
+            )
+            result.error = result.error or result.mismatch
+
+
+def check_arguments(case: Case, function: tt.FuncOp) -> None:
+    """The case's runtime parameters are the TTIR kernel's, in order, of matching types."""
+    names = parameter_names(function)
+    if names != list(case.args):
+        raise CaseError(
+            f"the TTIR kernel takes ({', '.join(names)}) but the case's signature has "
+            f"runtime parameters ({', '.join(case.args)})"
+        )
+    for name, parameter in zip(names, function.body.blocks.first.args):
+        is_pointer = isinstance(parameter.type, tt.PointerType)
+        if is_pointer != isinstance(case.args[name], TensorArg):
+            raise CaseError(f"parameter '{name}' is {parameter.type} in the TTIR but {case.signature[name]} in the case")
+

@@ -1,0 +1,127 @@
+"""Run every case under a directory, in parallel, and report where each stopped.
+
+Each job is a process with its own oracle worker and its own Triton and
+Inductor caches; a case's inputs depend only on the case and the seed, so
+results do not depend on the order or on which job ran a case.  A failing
+case leaves its artifacts in `ARTIFACTS/<case>/`: the TTIR, the IR after
+each stage, the error and the result record.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from io import StringIO
+from pathlib import Path
+
+from xdsl.printer import Printer
+
+from tnpu.execution.case import CaseError, load_case
+from tnpu.execution.oracle import Oracle
+from tnpu.execution.runner import RunResult, run_case
+from tnpu.ttir_import import import_ttir
+
+_oracle: Oracle | None = None
+_settings: dict = {}
+
+
+def find_cases(directory: Path) -> list[Path]:
+    """Case directories under `directory` (those with a meta.json), sorted."""
+    if (directory / "meta.json").is_file():
+        return [directory]
+    return sorted(path.parent for path in directory.rglob("meta.json"))
+
+
+def _start_job(cache_root: str, mode: str, seed: int, artifacts: str | None) -> None:
+    global _oracle
+    from tnpu.frontend import prepare_triton_environment
+
+    job = Path(tempfile.mkdtemp(prefix="job-", dir=cache_root))
+    prepare_triton_environment()
+    _oracle = Oracle(cache_dir=job)
+    _settings.update(mode=mode, seed=seed, artifacts=artifacts)
+
+
+def _run_one(directory: str) -> dict:
+    path = Path(directory)
+    try:
+        case = load_case(path)
+    except CaseError as error:
+        return RunResult(kernel=path.name, stage_reached="none", error=str(error)).to_json()
+    result = run_case(case, mode=_settings["mode"], oracle=_oracle, seed=_settings["seed"])
+    if _settings["artifacts"] and (result.error or result.match is False):
+        write_artifacts(Path(_settings["artifacts"]) / path.name, result)
+    return result.to_json()
+
+
+def write_artifacts(directory: Path, result: RunResult) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    if result.ttir is not None:
+        (directory / "kernel.ttir").write_text(result.ttir)
+        try:
+            stream = StringIO()
+            Printer(stream=stream).print_op(import_ttir(result.ttir, f"{result.kernel}/kernel.ttir"))
+            (directory / "after-import.mlir").write_text(stream.getvalue() + "\n")
+        except Exception as error:  # the import failure itself is the error below
+            (directory / "after-import.mlir").write_text(f"// import failed: {error}\n")
+    (directory / "error.txt").write_text((result.error or "") + "\n")
+    (directory / "result.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+
+
+def sweep(
+    directory: Path,
+    *,
+    jobs: int = 1,
+    mode: str = "interp",
+    seed: int = 0,
+    artifacts: Path | None = None,
+    progress: Callable[[dict], None] | None = None,
+) -> list[dict]:
+    """Result records of every case under `directory`, in case order."""
+    cases = [str(path) for path in find_cases(directory)]
+    cache_root = tempfile.mkdtemp(prefix="tnpu-sweep-")
+    context = multiprocessing.get_context("spawn")
+    initargs = (cache_root, mode, seed, str(artifacts) if artifacts else None)
+    results: dict[str, dict] = {}
+    with context.Pool(jobs, initializer=_start_job, initargs=initargs, maxtasksperchild=None) as pool:
+        for case, record in zip(cases, pool.imap(_run_one, cases)):
+            results[case] = record
+            if progress is not None:
+                progress(record)
+    return [results[case] for case in cases]
+
+
+def report(records: Iterable[dict]) -> str:
+    """A markdown report: counts by stage reached and cause, then each failure."""
+    records = list(records)
+    buckets: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for record in records:
+        buckets[(record["stage_reached"], _cause(record))].append(record)
+    lines = ["# tnpu sweep", "", f"{len(records)} cases; "
+             f"{sum(r['match'] is True for r in records)} match, "
+             f"{sum(r['match'] is False for r in records)} mismatch, "
+             f"{sum(r['error'] is not None for r in records)} with an error.", "",
+             "| stage reached | cause | cases |", "|---|---|---|"]
+    for (stage, cause), members in sorted(buckets.items(), key=lambda item: -len(item[1])):
+        lines.append(f"| {stage} | {cause} | {len(members)} |")
+    stand_ins = [r for r in records if r.get("libdevice_stand_ins")]
+    if stand_ins:
+        lines += ["", "## Runs that used libdevice stand-ins in the oracle", ""]
+        lines += [f"- {r['kernel']}: {', '.join(r['libdevice_stand_ins'])}" for r in stand_ins]
+    failures = [r for r in records if r["error"] is not None]
+    if failures:
+        lines += ["", "## Failures", ""]
+        lines += [f"- **{r['kernel']}** ({r['stage_reached']}): {r['error']}" for r in failures]
+    return "\n".join(lines) + "\n"
+
+
+def _cause(record: dict) -> str:
+    if record["error"] is None:
+        return "match" if record["match"] else "ran"
+    if record["match"] is False:
+        return "mismatch"
+    failed = next((r for r in record["rungs"] if r["status"] in ("refused", "error")), None)
+    return f"{failed['name']} {failed['status']}" if failed else f"{record['stage_reached']} failed"

@@ -1,0 +1,189 @@
+"""Run a kernel through every rung (Triton's interpreter, the TTIR interpreter, ...)
+on the same inputs, compare, and print a table (or one JSON object).
+
+CASE is a case directory (meta.json + kernel.ttir and/or kernel.py), or a
+kernel file described on the command line:
+
+  tnpu run test/fixtures/corpus/inductor/softmax__triton_per_fused__softmax_0
+  tnpu run kernel.ttir --grid 4 --arg x=float32[1024] --arg y=float32[1024] --arg n=1000
+  tnpu run add.py:add_kernel --signature 'x=*fp32,y=*fp32,n=i32,BLOCK=constexpr' \\
+      --constexpr BLOCK=256 --grid 4 --arg x=float32[1024] --arg y=float32[1024] --arg n=1000
+
+A tensor argument is DTYPE[SHAPE] (torch dtype names), strides optional
+after a slash: x=float32[64,32]/1,64 is a transposed view.  Exit code 0 when
+every rung agrees, 1 on a mismatch, a refusal or an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from tnpu.execution.case import (
+    Case,
+    CaseError,
+    ScalarArg,
+    TensorArg,
+    bind_arguments,
+    contiguous_strides,
+    load_case,
+)
+from tnpu.execution.oracle import Oracle
+from tnpu.execution.runner import RunResult, run_case
+from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
+from tnpu.tools.cmd_ttir import _literal, parse_assignments
+from tnpu.tools.tnpu_main import UserError
+
+HELP = "run a kernel on every rung and compare the results"
+
+_TENSOR = re.compile(r"^(\w+)\[([\d,\s]*)\](?:/([\d,\s]+))?$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("case", help="a case directory, a .ttir file, or FILE.py:FUNCTION")
+    parser.add_argument(
+        "--exec", choices=["interp", "qemu", "none"], default="interp", dest="mode",
+        help="interp: the interpreters (default); qemu: also the compiled code; none: import only",
+    )
+    parser.add_argument("--config", help="the NPU configuration for timing (e.g. tpuv3)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    parser.add_argument("--grid", help="grid for a kernel file: X[,Y[,Z]]")
+    parser.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                        help="an argument of a kernel file (repeatable)")
+    parser.add_argument("--signature", help="NAME=TYPE,... for a .py kernel (as tnpu ttir)")
+    parser.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.case)
+    try:
+        case = load_case(path) if path.is_dir() else case_from_options(args)
+    except CaseError as error:
+        raise UserError(str(error)) from None
+    with Oracle() as oracle:
+        result = run_case(case, mode=args.mode, oracle=oracle, config=args.config, seed=args.seed)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_table(result)
+    succeeded = result.error is None and result.match is not False
+    return 0 if succeeded else 1
+
+
+def case_from_options(args: argparse.Namespace) -> Case:
+    """A case for a kernel file described by --grid, --arg, --signature, --constexpr."""
+    file, _, function = args.case.rpartition(":") if ".py:" in args.case else (args.case, "", "")
+    path = Path(file)
+    if not path.is_file():
+        raise CaseError(f"{path}: no such file")
+    if args.grid is None:
+        raise CaseError("--grid is required for a kernel file")
+    try:
+        grid = [int(n) for n in args.grid.split(",")]
+    except ValueError:
+        raise CaseError(f"--grid: expected 1 to 3 positive integers, got '{args.grid}'") from None
+    if not 1 <= len(grid) <= 3 or min(grid) <= 0:
+        raise CaseError(f"--grid: expected 1 to 3 positive integers, got '{args.grid}'")
+    values = _named_values(args.arg)
+    constexprs = {n: _literal(v) for n, v in parse_assignments(args.constexpr, "--constexpr").items()}
+    if path.suffix == ".py":
+        if not function or args.signature is None:
+            raise CaseError("a .py kernel needs FILE.py:FUNCTION and --signature")
+        signature = parse_assignments([args.signature], "signature entry")
+        ttir_path = _compile(path, function, signature, constexprs)
+        kernel_py: Path | None = path
+    else:
+        from tnpu.ttir_import import import_ttir
+        from tnpu.interpreters.kernel import kernel_function, parameter_names
+
+        function_op = kernel_function(import_ttir(path.read_text(), str(path)))
+        function = function_op.sym_name.data
+        signature = {
+            name: _triton_type(parameter.type)
+            for name, parameter in zip(parameter_names(function_op), function_op.body.blocks.first.args)
+        }
+        ttir_path, kernel_py = path, None
+    launch_args = [_argument(name, values.get(name), type_) for name, type_ in signature.items() if type_ != "constexpr"]
+    if unknown := set(values) - set(signature):
+        raise CaseError(f"--arg: '{sorted(unknown)[0]}' is not a parameter")
+    runtime = [n for n, t in signature.items() if t != "constexpr"]
+    ordered = [launch_args[runtime.index(n)] if n in runtime else constexprs.get(n) for n in signature]
+    bound = bind_arguments(signature, constexprs, ordered, "arguments", tuple(grid))
+    return Case(
+        name=path.stem, ttir_path=ttir_path, kernel_py=kernel_py, kernel_name=function,
+        signature=signature, constexprs=constexprs, grid=(*grid, *(1,) * (3 - len(grid))),  # type: ignore[arg-type]
+        args=bound, launch_args=ordered,
+    )
+
+
+def _named_values(items: list[str]) -> dict[str, str]:
+    """One NAME=VALUE per --arg (a tensor's shape has commas of its own)."""
+    values = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise CaseError(f"--arg '{item}' is not NAME=VALUE")
+        values[name.strip()] = value.strip()
+    return values
+
+
+def _argument(name: str, value: str | None, type_: str) -> object:
+    if value is None:
+        raise CaseError(f"--arg: no value for parameter '{name}' ({type_})")
+    match = _TENSOR.match(value)
+    if match:
+        dtype, shape_text, stride_text = match.groups()
+        shape = [int(n) for n in shape_text.split(",") if n.strip()]
+        stride = [int(n) for n in stride_text.split(",")] if stride_text else list(contiguous_strides(shape))
+        return {"shape": shape, "stride": stride, "dtype": dtype}
+    literal = _literal(value)
+    if not isinstance(literal, int | float):
+        raise CaseError(f"--arg {name}: expected DTYPE[SHAPE] or a number, got '{value}'")
+    return literal
+
+
+def _triton_type(type_: object) -> str:
+    from tnpu.dialects import tt
+
+    names = {"f16": "fp16", "f32": "fp32", "f64": "fp64", "bf16": "bf16"}
+    if isinstance(type_, tt.PointerType):
+        return "*" + names.get(str(type_.pointee_type), str(type_.pointee_type))
+    return names.get(str(type_), str(type_))
+
+
+def _compile(path: Path, function: str, signature: dict, constexprs: dict) -> Path:
+    try:
+        ttir = compile_to_ttir(KernelSource(load_jit_function(path, function), signature, constexprs))
+    except FrontendError as error:
+        raise CaseError(str(error)) from None
+    output = Path(tempfile.mkdtemp(prefix="tnpu-run-")) / "kernel.ttir"
+    output.write_text(ttir)
+    return output
+
+
+def print_table(result: RunResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=result.kernel, title_justify="left")
+    for column in ("rung", "status", "seconds", "note"):
+        table.add_column(column)
+    for rung in result.rungs:
+        note = rung.message or ", ".join(
+            f"{key}: {', '.join(value)}" for key, value in rung.notes.items() if value
+        )
+        table.add_row(rung.name, rung.status, f"{rung.seconds:.2f}", note)
+    console = Console(file=sys.stdout, width=max(Console().width, 100))
+    console.print(table)
+    verdict = {True: "match", False: "MISMATCH", None: "nothing to compare"}[result.match]
+    line = f"stage reached: {result.stage_reached}; {verdict}"
+    if result.max_abs_err is not None:
+        line += f" (max abs error {result.max_abs_err:.3g} against {result.reference})"
+    console.print(line, highlight=False)
+    if result.error:
+        console.print(f"error: {result.error}", highlight=False)

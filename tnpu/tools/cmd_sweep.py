@@ -1,0 +1,55 @@
+"""Run every case under DIR through every rung, in parallel, and report where each
+kernel stopped and why (bucketed by stage reached and cause).
+
+  tnpu sweep test/fixtures/corpus/inductor --jobs 2 --out sweep-report
+
+With --out REPORT: REPORT.md (the report), REPORT.json (every result record)
+and REPORT-artifacts/<case>/ for each failure (TTIR, IR after each stage,
+error, record).  Exit code 0 when every case matches, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tnpu.execution.sweep import find_cases, report, sweep
+from tnpu.tools.tnpu_main import UserError
+
+HELP = "run every case under a directory and report"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("directory", help="a directory of case directories")
+    parser.add_argument("--jobs", type=int, default=1, help="cases run at once (default 1)")
+    parser.add_argument("--out", help="write REPORT.md, REPORT.json and REPORT-artifacts/")
+    parser.add_argument("--exec", choices=["interp", "qemu", "none"], default="interp", dest="mode")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        raise UserError(f"{directory}: no such directory")
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    total = len(find_cases(directory))
+    if total == 0:
+        raise UserError(f"{directory}: no case directories (with meta.json) under it")
+    artifacts = Path(f"{args.out}-artifacts") if args.out else None
+    with Progress(transient=True) as progress:
+        task = progress.add_task("cases", total=total)
+        records = sweep(
+            directory, jobs=args.jobs, mode=args.mode, seed=args.seed, artifacts=artifacts,
+            progress=lambda record: progress.advance(task),
+        )
+    text = report(records)
+    if args.out:
+        Path(f"{args.out}.md").write_text(text)
+        Path(f"{args.out}.json").write_text(json.dumps(records, indent=1) + "\n")
+    sys.stdout.write(text)
+    return 0 if all(r["match"] and r["error"] is None for r in records) else 1
