@@ -1,0 +1,73 @@
+"""Element types as the RVV code sees them: width in memory and in registers.
+
+Every tile element type maps to one RVV element width (SEW).  `i1` is a
+byte in memory (as Triton stores booleans) and a mask register inside a
+vector body.  `bf16` and `f16` are 16-bit integers in memory and registers;
+arithmetic on them goes through f32 (the lowering's `arith.extf`/`truncf`),
+since Zvfh/Zvfbfmin may be missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+)
+from xdsl.ir import Attribute
+
+
+@dataclass(frozen=True)
+class Element:
+    """What the code generator needs to know about an element type."""
+
+    bits: int
+    """Width in a vector register (SEW); i1 counts as 8 (its byte in memory)."""
+    is_float: bool
+    """Arithmetic is floating point (f32, f64)."""
+    is_mask: bool = False
+    """i1: a byte in memory, a mask register in a vector body."""
+    half_float: str | None = None
+    """"bf16" or "f16": stored as 16 bits, computed on only after extension."""
+
+    @property
+    def bytes(self) -> int:
+        return self.bits // 8
+
+    @property
+    def log2_bytes(self) -> int:
+        return self.bytes.bit_length() - 1
+
+    @property
+    def sew(self) -> str:
+        return f"e{self.bits}"
+
+
+def element_of(type_: Attribute) -> Element | None:
+    """The element facts of a scalar type, or None for a type the backend lacks."""
+    if isinstance(type_, IndexType):
+        return Element(64, False)
+    if isinstance(type_, IntegerType):
+        width = type_.width.data
+        if width == 1:
+            return Element(8, False, is_mask=True)
+        return Element(width, False) if width in (8, 16, 32, 64) else None
+    if isinstance(type_, Float32Type):
+        return Element(32, True)
+    if isinstance(type_, Float64Type):
+        return Element(64, True)
+    if isinstance(type_, BFloat16Type):
+        return Element(16, False, half_float="bf16")
+    if isinstance(type_, Float16Type):
+        return Element(16, False, half_float="f16")
+    return None
+
+
+def lmul_name(eighths: int) -> str:
+    """The LMUL operand of vsetvli for a group of `eighths`/8 registers."""
+    return f"m{eighths // 8}" if eighths >= 8 else f"mf{8 // eighths}"

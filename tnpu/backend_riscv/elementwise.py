@@ -1,0 +1,805 @@
+"""Elementwise programs on RVV: a fused `tile.map` body, kept in vector registers.
+
+An `ElementwiseProgram` is a straight-line list of scalar `arith`/`math` ops
+applied to every element: values streamed from the scratchpad (`Stream`:
+a tile, or a strided slice of one), uniform values (scalar slots and
+constants, the same for every element) and results streamed back.  It
+lowers to one strip-mined loop; inside a trip every intermediate value is
+a vector register group, so a fused body never goes through memory.
+
+Scalar ops outside any tile op are one-element programs: one instruction
+table serves tiles and scalars alike.
+
+Register groups: all values share one SEW/LMUL ratio, set by the widest
+element type, so `vl` is the same for every type in the body; the largest
+LMUL whose register pressure fits (tried from m8 down) wins.  `v0` is kept
+for masks.  Uniform values are hoisted into integer (bits) and float
+registers before the loop while registers last.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith as xdsl_arith
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+
+from tnpu.backend_riscv.asm import AsmWriter, StripLoop
+from tnpu.backend_riscv.elements import Element, element_of, lmul_name
+from tnpu.backend_riscv.storage import Constant, Scalar, constant_bits
+from tnpu.diagnostics import CompileError
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Elements read or written one trip at a time.
+
+    The first element is at scratchpad `offset` (plus `base` elements, a
+    register, if given); consecutive elements are `stride` bytes apart
+    (None: contiguous).
+    """
+
+    element: Element
+    offset: int
+    base: str | None = None
+    stride: int | None = None
+
+
+Uniform = Scalar | Constant
+
+
+@dataclass
+class ElementwiseProgram:
+    """Scalar ops applied to `count` elements (an int, or a register holding it)."""
+
+    ops: Sequence[Operation]
+    inputs: dict[SSAValue, Stream | Uniform]
+    outputs: Sequence[tuple[SSAValue, Stream]]
+    count: int | str
+    anchor: Operation
+    """The op diagnostics name."""
+
+
+class OutOfVectorRegisters(Exception):
+    pass
+
+
+def emit_elementwise(asm: AsmWriter, program: ElementwiseProgram) -> None:
+    """Emit `program` as one strip-mined loop with the largest LMUL that fits."""
+    widest = _widest_bits(program)
+    for lmul in (64, 32, 16, 8):
+        try:
+            _ElementwiseLowering(asm.fork(), program, widest, lmul).run()
+        except OutOfVectorRegisters:
+            continue
+        _ElementwiseLowering(asm, program, widest, lmul).run()
+        return
+    raise CompileError(
+        program.anchor, "body needs more than 31 live vector registers (no spilling)"
+    )
+
+
+def _element(value: SSAValue, anchor: Operation) -> Element:
+    type_ = value.type
+    element = element_of(type_.element_type if isinstance(type_, TensorType) else type_)
+    if element is None:
+        raise CompileError(anchor, f"element type {value.type} has no RVV lowering")
+    return element
+
+
+def _widest_bits(program: ElementwiseProgram) -> int:
+    """The widest lane any value (or an op's internal step) of the program needs."""
+    values = [*program.inputs, *(v for op in program.ops for v in op.results)]
+    widths = [
+        _element(v, program.anchor).bits
+        for v in values
+        if not _element(v, program.anchor).is_mask
+    ]
+    if any(op.name == "arith.remf" for op in program.ops):
+        widths.append(64)  # f32 fmod runs in f64
+    return max(widths, default=8)
+
+
+@dataclass
+class _Vec:
+    register: str
+    element: Element
+
+
+@dataclass
+class _Pending:
+    """A streamed input not yet loaded in this trip."""
+
+    stream: Stream
+    pointer: str
+    stride: str | None
+
+
+_CMPI = xdsl_arith.CMPI_COMPARISON_OPERATIONS
+_CMPF = xdsl_arith.CMPF_COMPARISON_OPERATIONS
+
+# name -> (mnemonic, commutative, mnemonic with the uniform operand first)
+_INT_BINARY: dict[str, tuple[str, bool, str | None]] = {
+    "arith.addi": ("vadd", True, None),
+    "arith.subi": ("vsub", False, "vrsub"),
+    "arith.muli": ("vmul", True, None),
+    "arith.divsi": ("vdiv", False, None),
+    "arith.divui": ("vdivu", False, None),
+    "arith.remsi": ("vrem", False, None),
+    "arith.remui": ("vremu", False, None),
+    "arith.andi": ("vand", True, None),
+    "arith.ori": ("vor", True, None),
+    "arith.xori": ("vxor", True, None),
+    "arith.shli": ("vsll", False, None),
+    "arith.shrsi": ("vsra", False, None),
+    "arith.shrui": ("vsrl", False, None),
+    "arith.maxsi": ("vmax", True, None),
+    "arith.minsi": ("vmin", True, None),
+    "arith.maxui": ("vmaxu", True, None),
+    "arith.minui": ("vminu", True, None),
+    "tt.mulhiui": ("vmulhu", True, None),
+}
+_FLOAT_BINARY: dict[str, tuple[str, bool, str | None]] = {
+    "arith.addf": ("vfadd", True, None),
+    "arith.subf": ("vfsub", False, "vfrsub"),
+    "arith.mulf": ("vfmul", True, None),
+    "arith.divf": ("vfdiv", False, "vfrdiv"),
+    "arith.maxnumf": ("vfmax", True, None),
+    "arith.minnumf": ("vfmin", True, None),
+    "math.copysign": ("vfsgnj", False, None),
+}
+_MASK_LOGIC = {"arith.andi": "vmand.mm", "arith.ori": "vmor.mm", "arith.xori": "vmxor.mm",
+               "arith.addi": "vmxor.mm", "arith.subi": "vmxor.mm"}  # fmt: skip
+_ROUNDING_MODES: dict[str, int | None] = {
+    "math.roundeven": 0, "math.trunc": None, "math.floor": 2, "math.ceil": 3, "math.round": 4,
+}  # fmt: skip
+"""frm values (RNE, RDN, RUP, RMM); None: the static round-towards-zero conversion."""
+_FLOAT_UNARY = {"math.sqrt": "vfsqrt.v", "math.absf": "vfabs.v", "arith.negf": "vfneg.v"}
+
+# Comparisons, as (mnemonic stem, swap operands, negate result) of a basic form.
+_ICMP = {
+    "eq": ("eq", False, False), "ne": ("ne", False, False),
+    "slt": ("lt", False, False), "sle": ("le", False, False),
+    "sgt": ("lt", True, False), "sge": ("le", True, False),
+    "ult": ("ltu", False, False), "ule": ("leu", False, False),
+    "ugt": ("ltu", True, False), "uge": ("leu", True, False),
+}  # fmt: skip
+_MIRRORED = {
+    "x": {"eq": "eq", "ne": "ne", "lt": "gt", "ltu": "gtu"},
+    "f": {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge"},
+}
+"""Vector-scalar compares with the scalar on the left, by mirroring (RVV has no vmsge.vx)."""
+_FCMP = {
+    "oeq": ("eq", False, False), "une": ("ne", False, False),
+    "olt": ("lt", False, False), "ole": ("le", False, False),
+    "ogt": ("lt", True, False), "oge": ("le", True, False),
+    "ult": ("le", True, True), "ule": ("lt", True, True),
+    "ugt": ("le", False, True), "uge": ("lt", False, True),
+}  # fmt: skip
+
+
+class _ElementwiseLowering:
+    def __init__(self, asm: AsmWriter, program: ElementwiseProgram, widest: int, lmul: int):
+        self.asm = asm
+        self.program = program
+        self.widest = widest
+        self.lmul = lmul
+        """LMUL of the widest type, in eighths of a register."""
+        group = lmul // 8
+        self.free_groups = [f"v{i}" for i in range(group, 32, group)]
+        self.values: dict[SSAValue, _Vec | _Pending | Uniform] = {}
+        self.hoisted_x: dict[SSAValue, str] = {}
+        self.hoisted_f: dict[SSAValue, str] = {}
+        self.current_bits = widest
+        self.mask_in_v0: _Vec | None = None
+        self.last_use = self._last_uses()
+        self.op_temps: list[str] = []
+        self.op_scope = ExitStack()
+
+    # -- driver ---------------------------------------------------------------
+
+    def _last_uses(self) -> dict[SSAValue, int]:
+        last: dict[SSAValue, int] = {}
+        for index, op in enumerate(self.program.ops):
+            for operand in op.operands:
+                last[operand] = index
+        for value, _ in self.program.outputs:
+            last[value] = len(self.program.ops)
+        return last
+
+    def run(self) -> None:
+        asm, program = self.asm, self.program
+        with ExitStack() as scope:
+            for value, source in program.inputs.items():
+                if isinstance(source, Stream):
+                    self.values[value] = self._open_stream(scope, source)
+                else:
+                    self.values[value] = source
+            for op in program.ops:
+                if op.name == "arith.constant":
+                    element = _element(op.results[0], op)
+                    bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
+                    if bits is None:
+                        raise CompileError(op, "only scalar constants can be used in a body")
+                    self.values[op.results[0]] = Constant(bits, element)
+            self._hoist_uniforms(scope)
+            outputs = [
+                (value, self._open_stream(scope, stream))
+                for value, stream in program.outputs
+            ]
+            with StripLoop.over(asm, program.count, self.widest, self.lmul) as loop:
+                for pending in [*self.values.values(), *(o for _, o in outputs)]:
+                    if isinstance(pending, _Pending):
+                        loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
+                for index, op in enumerate(program.ops):
+                    if op.name != "arith.constant":
+                        self._lower(op)
+                    self._release_dead(op, index)
+                for value, out in outputs:
+                    self._store(value, out)
+                self._release_all()
+
+    def _open_stream(self, scope: ExitStack, stream: Stream) -> _Pending:
+        asm = self.asm
+        (pointer,) = scope.enter_context(asm.ints(1))
+        asm.scratch_address(pointer, stream.offset)
+        if stream.base is not None:
+            with asm.ints(1) as (bytes_,):
+                asm.emit("slli", bytes_, stream.base, stream.element.log2_bytes)
+                asm.emit("add", pointer, pointer, bytes_)
+        stride = None
+        if stream.stride is not None:
+            (stride,) = scope.enter_context(asm.ints(1))
+            asm.li(stride, stream.stride)
+        return _Pending(stream, pointer, stride)
+
+    def _hoist_uniforms(self, scope: ExitStack) -> None:
+        """Put uniform values in registers before the loop, keeping some registers free."""
+        asm = self.asm
+        for value, source in self.values.items():
+            if not isinstance(source, Scalar | Constant):
+                continue
+            if len(asm.int_pool.free) > 10:
+                (register,) = scope.enter_context(asm.ints(1))
+                self._materialize_bits(register, source)
+                self.hoisted_x[value] = register
+            if source.element.is_float and len(asm.float_pool.free) > 6:
+                (fregister,) = scope.enter_context(asm.floats(1))
+                self._materialize_float(fregister, value, source)
+                self.hoisted_f[value] = fregister
+
+    def _release_dead(self, op: Operation, index: int) -> None:
+        for register in self.op_temps:
+            self._give_group(register)
+        self.op_temps = []
+        self.op_scope.close()
+        self.op_scope = ExitStack()
+        for operand in set(op.operands):
+            if self.last_use.get(operand) == index:
+                self._drop(operand)
+        for result in op.results:
+            if result not in self.last_use:
+                self._drop(result)
+
+    def _drop(self, value: SSAValue) -> None:
+        held = self.values.get(value)
+        if isinstance(held, _Vec):
+            self._give_group(held.register)
+            del self.values[value]
+
+    def _release_all(self) -> None:
+        for value in list(self.values):
+            self._drop(value)
+
+    # -- registers ------------------------------------------------------------
+
+    def _take_group(self) -> str:
+        if not self.free_groups:
+            raise OutOfVectorRegisters
+        return self.free_groups.pop(0)
+
+    def _give_group(self, register: str) -> None:
+        if self.mask_in_v0 is not None and self.mask_in_v0.register == register:
+            self.mask_in_v0 = None
+        self.free_groups.insert(0, register)
+
+    def _temp(self) -> str:
+        register = self._take_group()
+        self.op_temps.append(register)
+        return register
+
+    def _int_temp(self) -> str:
+        (register,) = self.op_scope.enter_context(self.asm.ints(1))
+        return register
+
+    def _float_temp(self) -> str:
+        (register,) = self.op_scope.enter_context(self.asm.floats(1))
+        return register
+
+    def _sew(self, bits: int) -> None:
+        if bits != self.current_bits:
+            eighths = self.lmul * bits // self.widest
+            self.asm.emit("vsetvli", "zero", "zero", f"e{bits}", lmul_name(eighths), "ta", "mu")
+            self.current_bits = bits
+
+    def _define(self, value: SSAValue, register: str) -> _Vec:
+        vec = _Vec(register, _element(value, self.program.anchor))
+        self.values[value] = vec
+        return vec
+
+    def _result(self, op: Operation, index: int = 0) -> str:
+        return self._define(op.results[index], self._take_group()).register
+
+    # -- operands -------------------------------------------------------------
+
+    def _is_uniform(self, value: SSAValue) -> bool:
+        return isinstance(self.values.get(value), Scalar | Constant)
+
+    def _materialize_bits(self, register: str, source: Uniform) -> None:
+        if isinstance(source, Constant):
+            self.asm.li(register, source.bits)
+        else:
+            self.asm.load_scalar(register, source.offset, source.element)
+
+    def _materialize_float(self, register: str, value: SSAValue, source: Uniform) -> None:
+        move = "fmv.w.x" if source.element.bits == 32 else "fmv.d.x"
+        bits = self.hoisted_x.get(value) or self._int_temp()
+        if value not in self.hoisted_x:
+            self._materialize_bits(bits, source)
+        self.asm.emit(move, register, bits)
+
+    def _x(self, value: SSAValue) -> str:
+        """A uniform value's bits in an integer register."""
+        if value in self.hoisted_x:
+            return self.hoisted_x[value]
+        register = self._int_temp()
+        self._materialize_bits(register, self.values[value])  # type: ignore[arg-type]
+        return register
+
+    def _f(self, value: SSAValue) -> str:
+        """A uniform float in a float register."""
+        if value in self.hoisted_f:
+            return self.hoisted_f[value]
+        register = self._float_temp()
+        self._materialize_float(register, value, self.values[value])  # type: ignore[arg-type]
+        return register
+
+    def _v(self, value: SSAValue) -> _Vec:
+        """A value in a vector register group (masks in a mask register)."""
+        held = self.values[value]
+        if isinstance(held, _Vec):
+            return held
+        if isinstance(held, _Pending):
+            return self._load(value, held)
+        element = held.element
+        register = self._temp()
+        self._sew(element.bits)
+        self.asm.emit("vmv.v.x", register, self._x(value))
+        if element.is_mask:
+            self.asm.emit("vmsne.vi", register, register, 0)
+        return _Vec(register, element)
+
+    def _load(self, value: SSAValue, pending: _Pending) -> _Vec:
+        element = pending.stream.element
+        register = self._take_group()
+        self._sew(element.bits)
+        if pending.stride is None:
+            self.asm.emit(f"vle{element.bits}.v", register, f"({pending.pointer})")
+        else:
+            self.asm.emit(f"vlse{element.bits}.v", register, f"({pending.pointer})", pending.stride)
+        if element.is_mask:
+            self.asm.emit("vmsne.vi", register, register, 0)
+        return self._define(value, register)
+
+    def _store(self, value: SSAValue, out: _Pending) -> None:
+        element = out.stream.element
+        vec = self._v(value)
+        register = vec.register
+        self._sew(element.bits)
+        if element.is_mask:
+            self._into_v0(vec)
+            register = self._temp()
+            self.asm.emit("vmv.v.i", register, 0)
+            self.asm.emit("vmerge.vim", register, register, 1, "v0")
+        if out.stride is None:
+            self.asm.emit(f"vse{element.bits}.v", register, f"({out.pointer})")
+        else:
+            self.asm.emit(f"vsse{element.bits}.v", register, f"({out.pointer})", out.stride)
+
+    def _into_v0(self, mask: _Vec) -> None:
+        if self.mask_in_v0 is not mask:
+            self.asm.emit("vmv1r.v", "v0", mask.register)
+            self.mask_in_v0 = mask
+
+    def _clobber_v0(self) -> None:
+        self.mask_in_v0 = None
+
+    # -- ops ------------------------------------------------------------------
+
+    def _lower(self, op: Operation) -> None:
+        name = op.name
+        if op.regions:
+            raise CompileError(op, "ops with regions cannot be vectorized in a body")
+        if name in _MASK_LOGIC and _element(op.results[0], op).is_mask:
+            return self._mask_logic(op, _MASK_LOGIC[name])
+        if name in _INT_BINARY:
+            return self._binary(op, _INT_BINARY[name], "x")
+        if name in _FLOAT_BINARY:
+            return self._binary(op, _FLOAT_BINARY[name], "f")
+        if name in _FLOAT_UNARY:
+            return self._unary(op, _FLOAT_UNARY[name])
+        if name in ("arith.maximumf", "arith.minimumf"):
+            return self._nan_propagating(op, "vfmax" if name == "arith.maximumf" else "vfmin")
+        if name in _ROUNDING_MODES:
+            return self._round(op, _ROUNDING_MODES[name])
+        handler = _HANDLERS.get(name)
+        if handler is None:
+            raise CompileError(op, "has no RVV lowering (run expand-math for math functions)")
+        handler(self, op)
+
+    def _binary(self, op: Operation, entry: tuple[str, bool, str | None], scalar_kind: str) -> None:
+        mnemonic, commutative, reversed_mnemonic = entry
+        lhs, rhs = op.operands
+        element = _element(op.results[0], op)
+        if element.half_float:
+            raise CompileError(op, f"{element.half_float} arithmetic needs extension to f32 first")
+        scalar = self._f if scalar_kind == "f" else self._x
+        self._sew(element.bits)
+        if self._is_uniform(rhs):
+            a = self._v(lhs).register
+            self.asm.emit(f"{mnemonic}.v{scalar_kind}", self._result(op), a, scalar(rhs))
+        elif self._is_uniform(lhs) and (commutative or reversed_mnemonic):
+            b = self._v(rhs).register
+            name = mnemonic if commutative else reversed_mnemonic
+            self.asm.emit(f"{name}.v{scalar_kind}", self._result(op), b, scalar(lhs))
+        else:
+            a, b = self._v(lhs).register, self._v(rhs).register
+            self._sew(element.bits)
+            self.asm.emit(f"{mnemonic}.vv", self._result(op), a, b)
+
+    def _mask_logic(self, op: Operation, mnemonic: str) -> None:
+        a, b = (self._v(v).register for v in op.operands)
+        self.asm.emit(mnemonic, self._result(op), a, b)
+
+    def _unary(self, op: Operation, mnemonic: str) -> None:
+        source = self._v(op.operands[0])
+        self._sew(source.element.bits)
+        self.asm.emit(mnemonic, self._result(op), source.register)
+
+    def _nan_propagating(self, op: Operation, mnemonic: str) -> None:
+        """maximumf/minimumf: RVV's vfmax/vfmin return the non-NaN operand; IEEE maximum returns NaN."""
+        a, b = (self._v(v) for v in op.operands)
+        self._sew(a.element.bits)
+        result = self._result(op)
+        self.asm.emit(f"{mnemonic}.vv", result, a.register, b.register)
+        for operand in (a, b):
+            self.asm.emit("vmfne.vv", "v0", operand.register, operand.register)
+            self.asm.emit("vmerge.vvm", result, result, operand.register, "v0")
+        self._clobber_v0()
+
+    def _round(self, op: Operation, mode: int | None) -> None:
+        """floor/ceil/round/roundeven/trunc: convert to integer under a rounding mode, and back.
+
+        Magnitudes of 2^(mantissa bits) and above (and NaN, inf) are already
+        integral and are kept; the sign is copied back so -0.5 rounds to -0.0.
+        """
+        x = self._v(op.operands[0])
+        bits = x.element.bits
+        self._sew(bits)
+        rounded = self._result(op)
+        limit_bits, limit = self._int_temp(), self._float_temp()
+        if mode is None:
+            self.asm.emit("vfcvt.rtz.x.f.v", rounded, x.register)
+        else:
+            saved_mode = self._int_temp()
+            self.asm.emit("fsrmi", saved_mode, mode)
+            self.asm.emit("vfcvt.x.f.v", rounded, x.register)
+            self.asm.emit("fsrm", saved_mode)
+        self.asm.emit("vfcvt.f.x.v", rounded, rounded)
+        self.asm.emit("vfsgnj.vv", rounded, rounded, x.register)
+        magnitude = self._temp()
+        self.asm.emit("vfabs.v", magnitude, x.register)
+        if bits == 32:
+            self.asm.li(limit_bits, _f32_bits(2.0**23))
+            self.asm.emit("fmv.w.x", limit, limit_bits)
+        else:
+            self.asm.li(limit_bits, _f64_bits(2.0**52))
+            self.asm.emit("fmv.d.x", limit, limit_bits)
+        self.asm.emit("vmflt.vf", "v0", magnitude, limit)
+        self.asm.emit("vmerge.vvm", rounded, x.register, rounded, "v0")
+        self._clobber_v0()
+
+    def _fma(self, op: Operation) -> None:
+        a, b, c = (self._v(v) for v in op.operands)
+        self._sew(c.element.bits)
+        result = self._result(op)
+        self.asm.emit("vmv.v.v", result, c.register)
+        self.asm.emit("vfmacc.vv", result, a.register, b.register)
+
+    def _absi(self, op: Operation) -> None:
+        x = self._v(op.operands[0])
+        self._sew(x.element.bits)
+        result = self._result(op)
+        self.asm.emit("vrsub.vi", result, x.register, 0)
+        self.asm.emit("vmax.vv", result, result, x.register)
+
+    def _rsqrt(self, op: Operation) -> None:
+        x = self._v(op.operands[0])
+        bits = x.element.bits
+        self._sew(bits)
+        result = self._result(op)
+        one_bits, one = self._int_temp(), self._float_temp()
+        self.asm.li(one_bits, _f32_bits(1.0) if bits == 32 else _f64_bits(1.0))
+        self.asm.emit("fmv.w.x" if bits == 32 else "fmv.d.x", one, one_bits)
+        self.asm.emit("vfsqrt.v", result, x.register)
+        self.asm.emit("vfrdiv.vf", result, result, one)
+
+    def _remf(self, op: Operation) -> None:
+        """C fmod: x - trunc(x / y) * y, in f64 for f32 operands so the quotient is exact enough."""
+        x, y = (self._v(v) for v in op.operands)
+        bits = x.element.bits
+        result = self._result(op)
+        if bits == 32:
+            wide_x, wide_y, quotient = self._temp(), self._temp(), self._temp()
+            self._sew(32)
+            self.asm.emit("vfwcvt.f.f.v", wide_x, x.register)
+            self.asm.emit("vfwcvt.f.f.v", wide_y, y.register)
+            self._sew(64)
+            self._fmod_into(quotient, wide_x, wide_y)
+            self._sew(32)
+            self.asm.emit("vfncvt.f.f.w", result, quotient)
+        else:
+            self._sew(64)
+            self._fmod_into(result, x.register, y.register)
+
+    def _fmod_into(self, out: str, x: str, y: str) -> None:
+        """out = x - trunc(x/y)*y at the current (f64) SEW; out may not alias x or y."""
+        self.asm.emit("vfdiv.vv", out, x, y)
+        self.asm.emit("vfcvt.rtz.x.f.v", out, out)
+        self.asm.emit("vfcvt.f.x.v", out, out)
+        self.asm.emit("vfnmsub.vv", out, y, x)
+
+    def _compare(self, op: Operation, table: dict[str, tuple[str, bool, bool]], names: list[str], kind: str) -> None:
+        predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
+        lhs, rhs = op.operands
+        if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
+            return self._fcmp_compound(op, predicate)
+        if _element(lhs, op).is_mask:
+            return self._mask_compare(op, predicate)
+        stem, swap, negate = table[predicate]
+        if swap:
+            lhs, rhs = rhs, lhs
+        result = self._result(op)
+        prefix = "vmf" if kind == "f" else "vms"
+        scalar = self._f if kind == "f" else self._x
+        element = _element(lhs, op)
+        if self._is_uniform(rhs):
+            a = self._v(lhs).register
+            self._sew(element.bits)
+            self.asm.emit(f"{prefix}{stem}.v{kind}", result, a, scalar(rhs))
+        elif self._is_uniform(lhs) and stem in _MIRRORED[kind]:
+            # a < b  ==  b > a, which has a vector-scalar form.
+            mirrored = _MIRRORED[kind][stem]
+            b = self._v(rhs).register
+            self._sew(element.bits)
+            self.asm.emit(f"{prefix}{mirrored}.v{kind}", result, b, scalar(lhs))
+        else:
+            a, b = self._v(lhs).register, self._v(rhs).register
+            self._sew(element.bits)
+            self.asm.emit(f"{prefix}{stem}.vv", result, a, b)
+        if negate:
+            self.asm.emit("vmnot.m", result, result)
+
+    def _fcmp_compound(self, op: Operation, predicate: str) -> None:
+        result = self._result(op)
+        if predicate in ("true", "false"):
+            self.asm.emit("vmset.m" if predicate == "true" else "vmclr.m", result)
+            return
+        a, b = (self._v(v) for v in op.operands)
+        self._sew(a.element.bits)
+        other = self._temp()
+        if predicate in ("one", "ueq"):
+            self.asm.emit("vmflt.vv", result, a.register, b.register)
+            self.asm.emit("vmflt.vv", other, b.register, a.register)
+            self.asm.emit("vmor.mm", result, result, other)
+        else:
+            self.asm.emit("vmfeq.vv", result, a.register, a.register)
+            self.asm.emit("vmfeq.vv", other, b.register, b.register)
+            self.asm.emit("vmand.mm", result, result, other)
+        if predicate in ("ueq", "uno"):
+            self.asm.emit("vmnot.m", result, result)
+
+    def _mask_compare(self, op: Operation, predicate: str) -> None:
+        a, b = (self._v(v).register for v in op.operands)
+        if predicate not in ("eq", "ne"):
+            raise CompileError(op, f"ordering comparison '{predicate}' of i1 values")
+        self.asm.emit("vmxnor.mm" if predicate == "eq" else "vmxor.mm", self._result(op), a, b)
+
+    def _select(self, op: Operation) -> None:
+        condition, on_true, on_false = op.operands
+        element = _element(op.results[0], op)
+        mask = self._v(condition)
+        if element.is_mask:
+            t, f = self._v(on_true).register, self._v(on_false).register
+            result, other = self._result(op), self._temp()
+            self.asm.emit("vmand.mm", result, t, mask.register)
+            self.asm.emit("vmandn.mm", other, f, mask.register)
+            self.asm.emit("vmor.mm", result, result, other)
+            return
+        t, f = self._v(on_true).register, self._v(on_false).register
+        self._into_v0(mask)
+        self._sew(element.bits)
+        self.asm.emit("vmerge.vvm", self._result(op), f, t, "v0")
+
+    def _from_mask(self, mask: _Vec, true_value: int, bits: int, dest: str) -> None:
+        """dest = true_value where the mask is set, 0 elsewhere, as `bits`-bit integers."""
+        self._into_v0(mask)
+        self._sew(bits)
+        self.asm.emit("vmv.v.i", dest, 0)
+        self.asm.emit("vmerge.vim", dest, dest, true_value, "v0")
+
+    def _int_resize(
+        self, source: str, from_bits: int, to_bits: int, signed: bool, dest: str | None = None
+    ) -> str:
+        """Sign/zero-extend or truncate integers into `dest` (or a temporary); returns it."""
+        if to_bits > from_bits:
+            register = dest or self._temp()
+            self._sew(to_bits)
+            extend = "vsext" if signed else "vzext"
+            self.asm.emit(f"{extend}.vf{to_bits // from_bits}", register, source)
+            return register
+        if to_bits == from_bits:
+            if dest is None:
+                return source
+            self._sew(to_bits)
+            self.asm.emit("vmv.v.v", dest, source)
+            return dest
+        while from_bits > to_bits:
+            from_bits //= 2
+            register = dest if (dest and from_bits == to_bits) else self._temp()
+            self._sew(from_bits)
+            self.asm.emit("vnsrl.wi", register, source, 0)
+            source = register
+        return source
+
+    def _cast(self, op: Operation) -> None:
+        name = op.name
+        source_value, result_value = op.operands[0], op.results[0]
+        source_element, result_element = _element(source_value, op), _element(result_value, op)
+        signed = name in ("arith.extsi", "arith.index_cast", "arith.sitofp", "arith.fptosi")
+        if name == "arith.bitcast":
+            source = self._v(source_value)
+            self._sew(result_element.bits)
+            self.asm.emit("vmv.v.v", self._result(op), source.register)
+            return
+        if name in ("arith.extf", "arith.truncf"):
+            return self._float_resize(op, source_element, result_element)
+        if source_element.is_mask:
+            mask, result = self._v(source_value), self._result(op)
+            self._from_mask(mask, -1 if signed else 1, result_element.bits, result)
+            if result_element.is_float:
+                self.asm.emit("vfcvt.f.x.v", result, result)
+            return
+        if result_element.is_mask:
+            if source_element.is_float:
+                raise CompileError(op, "float to i1 conversion")
+            source = self._v(source_value)
+            self._sew(source.element.bits)
+            low_bit = self._temp()
+            self.asm.emit("vand.vi", low_bit, source.register, 1)
+            self.asm.emit("vmsne.vi", self._result(op), low_bit, 0)
+            return
+        source = self._v(source_value)
+        if not source_element.is_float and not result_element.is_float:
+            self._int_resize(
+                source.register, source_element.bits, result_element.bits, signed, self._result(op)
+            )
+        elif not source_element.is_float:
+            self._int_to_float(op, source.register, source_element.bits, result_element.bits, signed)
+        elif not result_element.is_float:
+            self._float_to_int(op, source.register, source_element.bits, result_element.bits, signed)
+        else:
+            raise CompileError(op, f"cast from {source_value.type} to {result_value.type}")
+
+    def _int_to_float(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
+        x = "x" if signed else "xu"
+        if from_bits > to_bits:
+            narrowed = self._int_resize(source, from_bits, 2 * to_bits, signed)
+            self._sew(to_bits)
+            self.asm.emit(f"vfncvt.f.{x}.w", self._result(op), narrowed)
+            return
+        widened = self._int_resize(source, from_bits, to_bits, signed)
+        self._sew(to_bits)
+        self.asm.emit(f"vfcvt.f.{x}.v", self._result(op), widened)
+
+    def _float_to_int(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
+        x = "x" if signed else "xu"
+        if to_bits == 2 * from_bits:
+            self._sew(from_bits)
+            self.asm.emit(f"vfwcvt.rtz.{x}.f.v", self._result(op), source)
+        elif to_bits == from_bits:
+            self._sew(from_bits)
+            self.asm.emit(f"vfcvt.rtz.{x}.f.v", self._result(op), source)
+        else:
+            half = self._temp()
+            self._sew(from_bits // 2)
+            self.asm.emit(f"vfncvt.rtz.{x}.f.w", half, source)
+            self._int_resize(half, from_bits // 2, to_bits, signed, self._result(op))
+
+    def _float_resize(self, op: Operation, source_element: Element, result_element: Element) -> None:
+        source = self._v(op.operands[0]).register
+        if source_element.half_float == "bf16" and result_element.bits == 32:
+            result = self._result(op)
+            self._sew(32)
+            self.asm.emit("vzext.vf2", result, source)
+            self.asm.emit("vsll.vi", result, result, 16)
+        elif result_element.half_float == "bf16" and source_element.bits == 32:
+            self._f32_to_bf16(op, source)
+        elif source_element.half_float or result_element.half_float:
+            raise CompileError(op, "f16 conversion needs Zvfh, which the target lacks")
+        elif result_element.bits == 2 * source_element.bits:
+            self._sew(source_element.bits)
+            self.asm.emit("vfwcvt.f.f.v", self._result(op), source)
+        elif 2 * result_element.bits == source_element.bits:
+            self._sew(result_element.bits)
+            self.asm.emit("vfncvt.f.f.w", self._result(op), source)
+        else:
+            raise CompileError(op, f"float conversion {source_element} to {result_element}")
+
+    def _f32_to_bf16(self, op: Operation, source: str) -> None:
+        """Round to nearest even on the bits: x + 0x7fff + ((x >> 16) & 1), top half; NaN stays quiet NaN."""
+        self._sew(32)
+        rounding, constant = self._temp(), self._int_temp()
+        self.asm.emit("vsrl.vi", rounding, source, 16)
+        self.asm.emit("vand.vi", rounding, rounding, 1)
+        self.asm.li(constant, 0x7FFF)
+        self.asm.emit("vadd.vx", rounding, rounding, constant)
+        self.asm.emit("vadd.vv", rounding, rounding, source)
+        self.asm.emit("vmfne.vv", "v0", source, source)
+        self._clobber_v0()
+        result = self._result(op)
+        self._sew(16)
+        self.asm.emit("vnsrl.wi", result, rounding, 16)
+        self.asm.li(constant, 0x7FC0)
+        self.asm.emit("vmerge.vxm", result, result, constant, "v0")
+
+    def _icmp(self, op: Operation) -> None:
+        self._compare(op, _ICMP, _CMPI, "x")
+
+    def _fcmp(self, op: Operation) -> None:
+        self._compare(op, _FCMP, _CMPF, "f")
+
+
+def _f32_bits(value: float) -> int:
+    return struct.unpack("<i", struct.pack("<f", value))[0]
+
+
+def _f64_bits(value: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", value))[0]
+
+
+_HANDLERS = {
+    "arith.cmpi": _ElementwiseLowering._icmp,
+    "arith.cmpf": _ElementwiseLowering._fcmp,
+    "arith.select": _ElementwiseLowering._select,
+    "arith.extsi": _ElementwiseLowering._cast,
+    "arith.extui": _ElementwiseLowering._cast,
+    "arith.trunci": _ElementwiseLowering._cast,
+    "arith.index_cast": _ElementwiseLowering._cast,
+    "arith.index_castui": _ElementwiseLowering._cast,
+    "arith.sitofp": _ElementwiseLowering._cast,
+    "arith.uitofp": _ElementwiseLowering._cast,
+    "arith.fptosi": _ElementwiseLowering._cast,
+    "arith.fptoui": _ElementwiseLowering._cast,
+    "arith.extf": _ElementwiseLowering._cast,
+    "arith.truncf": _ElementwiseLowering._cast,
+    "arith.bitcast": _ElementwiseLowering._cast,
+    "arith.remf": _ElementwiseLowering._remf,
+    "math.fma": _ElementwiseLowering._fma,
+    "math.absi": _ElementwiseLowering._absi,
+    "math.rsqrt": _ElementwiseLowering._rsqrt,
+}

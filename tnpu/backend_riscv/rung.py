@@ -1,0 +1,105 @@
+"""The `qemu` rung of `tnpu run --exec qemu`: compile to RVV, run under qemu-riscv64.
+
+The kernel goes through `tnpu-to-tile` (and `expand-math`, which rewrites
+the math functions RVV lacks), then `backend_riscv`; the ELF runs at every
+VLEN in `vlens`.  The code is vector-length agnostic, and floating-point
+reductions are ordered, so every VLEN must give the same bits: a
+difference is reported as an error of this rung, not averaged away.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from tnpu.backend_riscv.codegen import CompiledKernel, compile_module
+from tnpu.backend_riscv.launch import KernelSpec, LaunchError, launch
+from tnpu.context import tnpu_context
+from tnpu.diagnostics import CompileError
+from tnpu.execution.case import TensorArg
+from tnpu.execution.rungs import RunContext, RungResult
+from tnpu.registry import ALL_PASSES
+
+DEFAULT_VLENS = (128, 256, 512)
+NATIVE_MATH = ("sqrt", "absf", "absi", "fma", "floor", "ceil", "round", "roundeven", "trunc",
+               "copysign", "rsqrt")  # fmt: skip
+"""math ops backend_riscv lowers itself (RVV instructions or short exact sequences)."""
+
+
+def configured_vlens() -> tuple[int, ...]:
+    """VLENs from TNPU_QEMU_VLENS (comma-separated), else 128, 256 and 512."""
+    text = os.environ.get("TNPU_QEMU_VLENS")
+    if not text:
+        return DEFAULT_VLENS
+    return tuple(int(part) for part in text.split(","))
+
+
+def lower_to_tile(module: ModuleOp) -> ModuleOp:
+    """A copy of an imported TTIR module, lowered to fused tile IR for this target."""
+    ctx = tnpu_context()
+    lowered = module.clone()
+    ALL_PASSES["tnpu-to-tile"]()().apply(ctx, lowered)
+    if "expand-math" in ALL_PASSES:
+        expand = ALL_PASSES["expand-math"]()
+        expand(native=",".join(NATIVE_MATH)).apply(ctx, lowered)  # type: ignore[call-arg]
+    return lowered
+
+
+def compile_for_case(module: ModuleOp, kernel_name: str) -> CompiledKernel:
+    kernels = compile_module(lower_to_tile(module))
+    for kernel in kernels:
+        if kernel.name == kernel_name:
+            return kernel
+    return kernels[0]
+
+
+class QemuRung:
+    """Truth 4: the RISC-V ELF under qemu-riscv64, at each VLEN."""
+
+    name = "qemu"
+    modes = frozenset({"qemu"})
+
+    def __init__(self, vlens: tuple[int, ...] | None = None):
+        self.vlens = vlens
+
+    def run(self, context: RunContext) -> RungResult:
+        start = time.perf_counter()
+        result = self._run(context)
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _run(self, context: RunContext) -> RungResult:
+        case = context.case
+        try:
+            kernel = compile_for_case(context.module, case.kernel_name)
+        except CompileError as error:
+            return RungResult(self.name, "refused", message=" ".join(str(error).split()))
+        names = list(case.args)
+        arguments: list[object] = []
+        storages: list[np.ndarray | None] = []
+        for name, arg in case.args.items():
+            if isinstance(arg, TensorArg):
+                arguments.append({"shape": arg.shape, "stride": arg.stride, "dtype": arg.dtype})
+                storages.append(context.inputs.storages[name])
+            else:
+                arguments.append(context.inputs.scalars[name])
+                storages.append(None)
+        vlens = self.vlens or configured_vlens()
+        try:
+            spec = KernelSpec.describe(kernel, case.grid, arguments, names)  # type: ignore[arg-type]
+            runs = [launch(kernel, spec, storages, vlen=vlen) for vlen in vlens]
+        except LaunchError as error:
+            return RungResult(self.name, "error", message=str(error))
+        first = runs[0].storages
+        for vlen, other in zip(vlens[1:], runs[1:]):
+            for name, a, b in zip(names, first, other.storages):
+                if a is not None and a.tobytes() != b.tobytes():  # type: ignore[union-attr]
+                    return RungResult(
+                        self.name, "error",
+                        message=f"'{name}' differs between VLEN {vlens[0]} and {vlen}",
+                    )  # fmt: skip
+        buffers = {n: s for n, s in zip(names, first) if s is not None}
+        return RungResult(self.name, "ok", buffers, notes={"vlens": list(vlens)})

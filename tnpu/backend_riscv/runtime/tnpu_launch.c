@@ -1,0 +1,120 @@
+/* The launch runtime: read a launch description, run the grid, write back.
+ *
+ * usage: kernel.elf LAUNCH_FILE
+ *
+ * LAUNCH_FILE has one directive a line:
+ *   grid X Y Z
+ *   buffer INDEX BYTES INPUT.raw OUTPUT.raw|-   (storage order, read and maybe written)
+ *   scalar INDEX TYPE VALUE                      (TYPE: i1 i8 i16 i32 i64 f32 f64 bits16;
+ *                                                 floats in C99 hex notation, exact)
+ * Program instances run one after another in Triton's order, x fastest.
+ * Exit status: 0 ok, 2 bad launch, 3 a device assert failed.
+ */
+#include "tnpu_launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGUMENTS 64
+
+static void fail(const char *what, const char *detail) {
+    fprintf(stderr, "tnpu launch: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+    exit(2);
+}
+
+void tnpu_assert_fail(const char *message) {
+    fprintf(stderr, "tnpu launch: device assert failed: %s\n", message);
+    fflush(stderr);
+    exit(3);
+}
+
+static void *read_storage(const char *path, size_t bytes) {
+    /* One spare vector's worth of bytes: none is read, but none may fault. */
+    void *data = aligned_alloc(64, (bytes + 64 + 63) / 64 * 64);
+    if (!data) fail("out of memory for", path);
+    memset(data, 0, bytes);
+    FILE *file = fopen(path, "rb");
+    if (!file) fail("cannot open", path);
+    if (bytes && fread(data, 1, bytes, file) != bytes) fail("short buffer file", path);
+    fclose(file);
+    return data;
+}
+
+static void write_storage(const char *path, const void *data, size_t bytes) {
+    FILE *file = fopen(path, "wb");
+    if (!file) fail("cannot create", path);
+    if (bytes && fwrite(data, 1, bytes, file) != bytes) fail("cannot write", path);
+    fclose(file);
+}
+
+static void parse_scalar(tnpu_scalar *slot, const char *type, const char *text) {
+    char *end;
+    if (!strcmp(type, "f32")) slot->f32 = strtof(text, &end);
+    else if (!strcmp(type, "f64")) slot->f64 = strtod(text, &end);
+    else {
+        long long value = strtoll(text, &end, 0);
+        if (!strcmp(type, "i64")) slot->i64 = value;
+        else if (!strcmp(type, "i32")) slot->i32 = (int32_t)value;
+        else if (!strcmp(type, "i16")) slot->i16 = (int16_t)value;
+        else if (!strcmp(type, "i8")) slot->i8 = (int8_t)value;
+        else if (!strcmp(type, "i1")) slot->i1 = value != 0;
+        else if (!strcmp(type, "bits16")) slot->bits16 = (uint16_t)value;
+        else fail("unknown scalar type", type);
+    }
+    if (*end) fail("bad scalar value", text);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) fail("usage: kernel.elf LAUNCH_FILE", NULL);
+    FILE *launch = fopen(argv[1], "r");
+    if (!launch) fail("cannot open", argv[1]);
+
+    void *buffers[MAX_ARGUMENTS] = {0};
+    size_t sizes[MAX_ARGUMENTS] = {0};
+    char *outputs[MAX_ARGUMENTS] = {0};
+    tnpu_scalar scalars[MAX_ARGUMENTS];
+    bool given[MAX_ARGUMENTS] = {0};
+    int32_t grid[3] = {-1, -1, -1};
+    char line[4096], kind[16], a[2048], b[2048];
+    memset(scalars, 0, sizeof scalars);
+
+    while (fgets(line, sizeof line, launch)) {
+        int index;
+        unsigned long long bytes;
+        if (sscanf(line, "%15s", kind) != 1) continue;
+        if (!strcmp(kind, "grid")) {
+            if (sscanf(line, "grid %d %d %d", &grid[0], &grid[1], &grid[2]) != 3) fail("bad grid", line);
+        } else if (!strcmp(kind, "buffer")) {
+            if (sscanf(line, "buffer %d %llu %2047s %2047s", &index, &bytes, a, b) != 4 ||
+                index < 0 || index >= tnpu_argument_count)
+                fail("bad buffer", line);
+            buffers[index] = read_storage(a, bytes);
+            sizes[index] = bytes;
+            outputs[index] = strcmp(b, "-") ? strdup(b) : NULL;
+            given[index] = true;
+        } else if (!strcmp(kind, "scalar")) {
+            if (sscanf(line, "scalar %d %15s %2047s", &index, a, b) != 3 ||
+                index < 0 || index >= tnpu_argument_count)
+                fail("bad scalar", line);
+            parse_scalar(&scalars[index], a, b);
+            given[index] = true;
+        } else {
+            fail("unknown directive", kind);
+        }
+    }
+    fclose(launch);
+    for (int i = 0; i < tnpu_argument_count; i++)
+        if (!given[i]) fail("launch file misses an argument", NULL);
+    if (grid[0] < 0 || grid[1] < 0 || grid[2] < 0) fail("launch file misses the grid", NULL);
+
+    int32_t pid[3];
+    for (pid[2] = 0; pid[2] < grid[2]; pid[2]++)
+        for (pid[1] = 0; pid[1] < grid[1]; pid[1]++)
+            for (pid[0] = 0; pid[0] < grid[0]; pid[0]++)
+                tnpu_invoke(buffers, scalars, pid, grid);
+
+    for (int i = 0; i < tnpu_argument_count; i++)
+        if (outputs[i]) write_storage(outputs[i], buffers[i], sizes[i]);
+    return 0;
+}

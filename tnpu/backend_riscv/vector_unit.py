@@ -1,0 +1,396 @@
+"""Vector-unit and matrix-unit tile ops on RVV.
+
+* broadcast, transpose (and copies of tiles) are strided copies: rows of
+  `vlse` (stride 0 for a broadcast dimension) into contiguous `vse`;
+  reshape is a view and costs nothing;
+* iota is `vid.v` plus a running start;
+* reduce: a single-op combiner along the last axis uses RVV's reduction
+  instructions (`vfredosum` for float sums: ordered, so the result is the
+  same at every VLEN); any other combiner folds slice by slice, the
+  combiner region lowered as an elementwise program over all kept
+  positions at once.  scan folds the same way, keeping every step;
+* matmul: per output row, per strip of columns, `vfmacc.vf` over k with the
+  row of the accumulator in registers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+
+from tnpu.backend_riscv.asm import AsmWriter, Cursor, StripLoop, for_each_row
+from tnpu.backend_riscv.elements import Element
+from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.storage import Constant, Scalar, Tile
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import tile
+
+if TYPE_CHECKING:
+    from tnpu.backend_riscv.codegen import KernelCodegen
+
+
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    strides, running = [], 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= size
+    return strides[::-1]
+
+
+# -- copies -------------------------------------------------------------------
+
+
+def emit_strided_copy(
+    cg: KernelCodegen, source: Tile, dest: Tile, source_strides: Sequence[int], anchor: Operation
+) -> None:
+    """dest[i] := source[sum(i[d] * source_strides[d])] for every index i of dest."""
+    asm, element = cg.asm, dest.element
+    shape = dest.shape or (1,)
+    source_strides = list(source_strides) or [0]
+    inner = source_strides[-1] * element.bytes
+    with asm.ints(3) as (source_row, dest_row, stride):
+        asm.scratch_address(source_row, source.offset)
+        asm.scratch_address(dest_row, dest.offset)
+        asm.li(stride, inner)
+        cursors = [
+            Cursor(source_row, [s * element.bytes for s in source_strides]),
+            Cursor(dest_row, [s * element.bytes for s in row_major_strides(shape)]),
+        ]
+
+        def row(addresses: list[str], valid: str | None) -> None:
+            with asm.ints(2) as (from_pointer, to_pointer):
+                asm.emit("mv", from_pointer, addresses[0])
+                asm.emit("mv", to_pointer, addresses[1])
+                with StripLoop.over(asm, shape[-1], element.bits, 64) as loop:
+                    if inner == element.bytes:
+                        asm.emit(f"vle{element.bits}.v", "v8", f"({from_pointer})")
+                    else:
+                        asm.emit(f"vlse{element.bits}.v", "v8", f"({from_pointer})", stride)
+                    asm.emit(f"vse{element.bits}.v", "v8", f"({to_pointer})")
+                    if inner:
+                        loop.advance(from_pointer, stride if inner != element.bytes else element.bytes)
+                    loop.advance(to_pointer, element.bytes)
+
+        for_each_row(asm, shape, cursors, row)
+
+
+def emit_broadcast(cg: KernelCodegen, op: tile.BroadcastOp) -> None:
+    dest = cg.new_place(op.result, op)
+    assert isinstance(dest, Tile)
+    source = cg.place(op.source)
+    if not isinstance(source, Tile):
+        cg.fill(dest, source, op)  # type: ignore[arg-type]
+        return
+    strides = [
+        0 if size == 1 and wanted != 1 else stride
+        for size, wanted, stride in zip(source.shape, dest.shape, row_major_strides(source.shape))
+    ]
+    emit_strided_copy(cg, source, dest, strides, op)
+
+
+def emit_transpose(cg: KernelCodegen, op: tile.TransposeOp) -> None:
+    dest = cg.new_place(op.result, op)
+    source = cg.tile_place(op.source)
+    source_strides = row_major_strides(source.shape)
+    permutation = op.permutation.get_values()
+    emit_strided_copy(cg, source, dest, [source_strides[p] for p in permutation], op)  # type: ignore[arg-type]
+
+
+def emit_reshape(cg: KernelCodegen, op: tile.ReshapeOp) -> None:
+    source = cg.tile_place(op.source)
+    shape = tuple(op.result.type.get_shape())  # type: ignore[attr-defined]
+    cg.scratchpad.bind(op.result, Tile(source.offset, source.element, shape))
+
+
+def emit_iota(cg: KernelCodegen, op: tile.IotaOp) -> None:
+    dest = cg.new_place(op.result, op)
+    assert isinstance(dest, Tile)
+    asm, bits = cg.asm, dest.element.bits
+    with asm.ints(2) as (pointer, start):
+        asm.scratch_address(pointer, dest.offset)
+        asm.li(start, op.start.value.data)
+        with StripLoop.over(asm, dest.count, bits, 64) as loop:
+            asm.emit("vid.v", "v8")
+            asm.emit("vadd.vx", "v8", "v8", start)
+            asm.emit(f"vse{bits}.v", "v8", f"({pointer})")
+            asm.emit("add", start, start, loop.vl)
+            loop.advance(pointer, dest.element.bytes)
+
+
+# -- reductions and scans ---------------------------------------------------
+
+# combiner op -> (reduction instruction, identity as a function of the element)
+_FLOAT_REDUCTIONS = {
+    "arith.addf": "vfredosum.vs",
+    "arith.maxnumf": "vfredmax.vs",
+    "arith.minnumf": "vfredmin.vs",
+    "arith.maximumf": "vfredmax.vs",
+    "arith.minimumf": "vfredmin.vs",
+}
+_INT_REDUCTIONS = {
+    "arith.addi": "vredsum.vs",
+    "arith.maxsi": "vredmax.vs",
+    "arith.minsi": "vredmin.vs",
+    "arith.maxui": "vredmaxu.vs",
+    "arith.minui": "vredminu.vs",
+    "arith.andi": "vredand.vs",
+    "arith.ori": "vredor.vs",
+    "arith.xori": "vredxor.vs",
+}
+_NAN_PROPAGATING = ("arith.maximumf", "arith.minimumf")
+
+
+def _identity(name: str, element: Element) -> int:
+    """Bits of the combiner's identity element."""
+    bits = element.bits
+    if element.is_float:
+        negative_infinity = {32: 0xFF800000, 64: 0xFFF0000000000000}[bits]
+        positive_infinity = {32: 0x7F800000, 64: 0x7FF0000000000000}[bits]
+        negative_zero = {32: 0x80000000, 64: 0x8000000000000000}[bits]
+        value = {"arith.addf": negative_zero}.get(name)
+        if value is None:
+            value = negative_infinity if "max" in name else positive_infinity
+        return value - (1 << bits) if value >= 1 << (bits - 1) else value
+    if element.is_mask:
+        return {"arith.andi": 1}.get(name, 0)
+    smallest, largest = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return {
+        "arith.addi": 0, "arith.ori": 0, "arith.xori": 0, "arith.maxui": 0,
+        "arith.andi": -1, "arith.minui": -1,
+        "arith.maxsi": smallest, "arith.minsi": largest,
+    }[name]  # fmt: skip
+
+
+def _single_op_combiner(op: tile.ReduceOp) -> str | None:
+    """The combiner's op name if it is `yield op(acc, new)` (in either order)."""
+    block = op.combiner.block
+    ops = list(block.ops)
+    if len(op.inputs) != 1 or len(ops) != 2:
+        return None
+    combine, yielded = ops
+    if tuple(yielded.operands) != tuple(combine.results):
+        return None
+    if set(combine.operands) != set(block.args) or len(combine.operands) != 2:
+        return None
+    return combine.name
+
+
+def emit_reduce(cg: KernelCodegen, op: tile.ReduceOp) -> None:
+    source = cg.tile_place(op.inputs[0])
+    element = source.element
+    combiner = _single_op_combiner(op)
+    table = _FLOAT_REDUCTIONS if element.is_float else _INT_REDUCTIONS
+    if element.is_mask:
+        table = {k: v for k, v in _INT_REDUCTIONS.items() if k in _MASK_REDUCIBLE}
+    if (
+        op.axis.value.data == len(source.shape) - 1
+        and combiner in table
+        and not element.half_float
+    ):
+        _horizontal_reduce(cg, op, source, table[combiner], combiner)  # type: ignore[index]
+    else:
+        _fold(cg, op, scan=False)
+
+
+def emit_scan(cg: KernelCodegen, op: tile.ScanOp) -> None:
+    _fold(cg, op, scan=True)
+
+
+_MASK_REDUCIBLE = ("arith.andi", "arith.ori", "arith.xori", "arith.maxui", "arith.minui")
+
+
+def _horizontal_reduce(
+    cg: KernelCodegen, op: tile.ReduceOp, source: Tile, instruction: str, combiner: str
+) -> None:
+    """Each row reduced by one RVV reduction instruction chained across strips."""
+    asm, element = cg.asm, source.element
+    bits, size = element.bits, element.bytes
+    dest = cg.new_place(op.results_[0], op)
+    columns = source.shape[-1]
+    rows = source.count // columns
+    propagate_nan = combiner in _NAN_PROPAGATING
+    store = {8: "sb", 16: "sh", 32: "sw", 64: "sd"}[bits]
+    with asm.ints(6) as (source_row, dest_pointer, identity, row, pointer, result):
+        asm.scratch_address(source_row, source.offset)
+        asm.scratch_address(dest_pointer, dest.offset)
+        asm.li(identity, _identity(combiner, element))
+        asm.li(row, rows)
+        head = asm.new_label("reduce")
+        asm.place(head)
+        asm.emit("mv", pointer, source_row)
+        asm.emit("vsetivli", "zero", 1, f"e{bits}", "m1", "ta", "mu")
+        asm.emit("vmv.s.x", "v24", identity)
+        with asm.ints(1) as (nan_seen,):
+            if propagate_nan:
+                asm.li(nan_seen, 0)
+            with StripLoop.over(asm, columns, bits, 64) as loop:
+                asm.emit(f"vle{bits}.v", "v8", f"({pointer})")
+                asm.emit(instruction, "v24", "v8", "v24")
+                if propagate_nan:
+                    asm.emit("vmfne.vv", "v0", "v8", "v8")
+                    with asm.ints(1) as (count,):
+                        asm.emit("vcpop.m", count, "v0")
+                        asm.emit("or", nan_seen, nan_seen, count)
+                loop.advance(pointer, size)
+            asm.emit("vsetivli", "zero", 1, f"e{bits}", "m1", "ta", "mu")
+            asm.emit("vmv.x.s", result, "v24")
+            if propagate_nan:
+                done = asm.new_label("nonan")
+                asm.emit("beqz", nan_seen, done)
+                asm.li(result, {32: 0x7FC00000, 64: 0x7FF8000000000000}[bits])
+                asm.place(done)
+        asm.emit(store, result, f"0({dest_pointer})")
+        asm.add_immediate(source_row, source_row, columns * size)
+        asm.emit("addi", dest_pointer, dest_pointer, size)
+        asm.emit("addi", row, row, -1)
+        asm.emit("bnez", row, head)
+
+
+def _fold(cg: KernelCodegen, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> None:
+    """Fold along the axis one slice at a time, vectorized over the kept positions.
+
+    The input is viewed as [outer, n, inner].  With inner > 1 a slice (one
+    outer position, one step along the axis) is `inner` contiguous
+    elements; with inner == 1 a slice runs over all outer positions at
+    stride n.  The combiner's accumulator is the result itself (reduce) or
+    the previous result slice (scan); the first slice is copied.
+    """
+    sources = [cg.tile_place(v) for v in op.inputs]
+    shape = sources[0].shape
+    axis = op.axis.value.data
+    outer, length, inner = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
+    reverse = scan and bool(op.reverse.value.data)  # type: ignore[union-attr]
+    results = [cg.new_place(r, op) for r in op.results]
+    block = op.combiner.block
+    count = len(sources)
+    accumulators, news = block.args[:count], block.args[count:]
+    yielded = block.last_op
+    assert yielded is not None
+    body = [o for o in block.ops if o is not yielded]
+    lanes, positions = (inner, outer) if inner > 1 else (outer, 1)
+    lane_stride = None if inner > 1 else length
+
+    def input_stream(place: Tile | Scalar, offset: str) -> Stream:
+        stride = lane_stride and lane_stride * place.element.bytes
+        return Stream(place.element, place.offset, offset, stride)
+
+    def result_stream(place: Tile | Scalar, offset: str) -> Stream:
+        return input_stream(place, offset) if scan else Stream(place.element, place.offset, offset)
+
+    asm = cg.asm
+    with asm.ints(6) as (position, position_base, result_base, step, input_offset, result_offset):
+        asm.li(position, positions)
+        asm.li(position_base, 0)
+        asm.li(result_base, 0)
+        head = asm.new_label("fold")
+        asm.place(head)
+
+        def slice_offsets() -> None:
+            with asm.ints(1) as (temp,):
+                asm.li(temp, inner)
+                asm.emit("mul", temp, temp, step)
+                asm.emit("add", input_offset, position_base, temp)
+            asm.emit("mv", result_offset, input_offset if scan else result_base)
+
+        asm.li(step, length - 1 if reverse else 0)
+        slice_offsets()
+        emit_elementwise(
+            asm,
+            ElementwiseProgram(
+                [],
+                {news[k]: input_stream(sources[k], input_offset) for k in range(count)},
+                [(news[k], result_stream(results[k], result_offset)) for k in range(count)],
+                lanes,
+                op,
+            ),
+        )
+        next_slice, done = asm.new_label("slice"), asm.new_label("sliced")
+        with asm.ints(1) as (previous,):
+            asm.place(next_slice)
+            asm.emit("mv", previous, result_offset)
+            asm.emit("addi", step, step, -1 if reverse else 1)
+            if reverse:
+                asm.emit("bltz", step, done)
+            else:
+                with asm.ints(1) as (limit,):
+                    asm.li(limit, length)
+                    asm.emit("bge", step, limit, done)
+            slice_offsets()
+            inputs: dict[SSAValue, Stream | Scalar | Constant] = {}
+            for k in range(count):
+                inputs[accumulators[k]] = result_stream(results[k], previous)
+                inputs[news[k]] = input_stream(sources[k], input_offset)
+            outputs = [
+                (value, result_stream(results[k], result_offset))
+                for k, value in enumerate(yielded.operands)
+            ]
+            emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, lanes, op))
+            asm.emit("j", next_slice)
+            asm.place(done)
+        asm.add_immediate(position_base, position_base, length * inner)
+        asm.add_immediate(result_base, result_base, inner)
+        asm.emit("addi", position, position, -1)
+        asm.emit("bnez", position, head)
+
+
+# -- matmul -------------------------------------------------------------------
+
+
+def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
+    lhs, rhs, acc = cg.tile_place(op.lhs), cg.tile_place(op.rhs), cg.tile_place(op.acc)
+    element = acc.element
+    if not element.is_float or lhs.element != element or rhs.element != element:
+        raise CompileError(
+            op, f"matmul of {op.lhs.type} and {op.rhs.type} into {op.acc.type}: "
+            "only f32/f64 with one element type is lowered"
+        )
+    dest = cg.new_place(op.result, op)
+    batch, rows, columns, depth = op.dims()
+    asm, bits, size = cg.asm, element.bits, element.bytes
+    load_float = "flw" if bits == 32 else "fld"
+    with asm.ints(6) as (lhs_row, acc_row, dest_row, column, rhs_pointer, lhs_pointer):
+        asm.scratch_address(lhs_row, lhs.offset)
+        asm.scratch_address(acc_row, acc.offset)
+        asm.scratch_address(dest_row, dest.offset)
+        shape = (batch, rows, 1)
+        with asm.ints(1) as (rhs_batch,):
+            asm.scratch_address(rhs_batch, rhs.offset)
+            cursors = [
+                Cursor(lhs_row, [rows * depth * size, depth * size, 0]),
+                Cursor(acc_row, [rows * columns * size, columns * size, 0]),
+                Cursor(dest_row, [rows * columns * size, columns * size, 0]),
+                Cursor(rhs_batch, [depth * columns * size, 0, 0]),
+            ]
+
+            def row(addresses: list[str], valid: str | None) -> None:
+                a_row, c_row, d_row, b_base = addresses
+                with asm.ints(3) as (acc_pointer, dest_pointer, k):
+                    asm.emit("mv", acc_pointer, c_row)
+                    asm.emit("mv", dest_pointer, d_row)
+                    asm.li(column, 0)
+                    with StripLoop.over(asm, columns, bits, 64) as strip:
+                        asm.emit(f"vle{bits}.v", "v8", f"({acc_pointer})")
+                        asm.emit("slli", rhs_pointer, column, element.log2_bytes)
+                        asm.emit("add", rhs_pointer, rhs_pointer, b_base)
+                        asm.emit("mv", lhs_pointer, a_row)
+                        asm.li(k, depth)
+                        inner = asm.new_label("k")
+                        asm.place(inner)
+                        with asm.floats(1) as (a_value,):
+                            asm.emit(load_float, a_value, f"0({lhs_pointer})")
+                            asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
+                            asm.emit("vfmacc.vf", "v8", a_value, "v16")
+                            asm.emit("addi", lhs_pointer, lhs_pointer, size)
+                            asm.add_immediate(rhs_pointer, rhs_pointer, columns * size)
+                            asm.emit("addi", k, k, -1)
+                            asm.emit("bnez", k, inner)
+                        asm.emit(f"vse{bits}.v", "v8", f"({dest_pointer})")
+                        asm.emit("add", column, column, strip.vl)
+                        strip.advance(acc_pointer, size)
+                        strip.advance(dest_pointer, size)
+
+            for_each_row(asm, shape, cursors, row)
