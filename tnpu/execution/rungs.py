@@ -66,10 +66,15 @@ class Rung(Protocol):
 
 @dataclass(frozen=True)
 class Limitation:
-    """A kernel feature a rung is known to get wrong or not to run, and why."""
+    """A kernel feature a rung is known to get wrong or not to run, and why.
+
+    Recognised before the run from the TTIR (`applies`), or after it from the
+    error the rung raised (`error`, a substring of its message).
+    """
 
     reason: str
-    applies: Callable[[ModuleOp], bool]
+    applies: Callable[[ModuleOp], bool] = lambda module: False
+    error: str | None = None
 
 
 def _has_op(op_type: type) -> Callable[[ModuleOp], bool]:
@@ -93,6 +98,12 @@ TRITON_INTERPRETER_LIMITATIONS: tuple[Limitation, ...] = (
         "Triton's interpreter holds bf16 tensors as their raw uint16 bits, so its tl.dot "
         "multiplies bit patterns as integers (InterpreterBuilder.create_dot)",
         _dot_on_bf16,
+    ),
+    Limitation(
+        "Triton's interpreter rejects a mask that ands tensor comparisons with a "
+        "comparison of a program id ('mask has unsupported dtype'; reproduced by "
+        "test/execution/test_execution_oracle.py)",
+        error="mask has unsupported dtype",
     ),
 )
 
@@ -138,6 +149,11 @@ class OracleRung:
             return RungResult(self.name, "error", message=str(error))
         notes = {"libdevice_stand_ins": response.libdevice_symbols}
         if response.error is not None:
+            known = next(
+                (l for l in TRITON_INTERPRETER_LIMITATIONS if l.error and l.error in response.error), None
+            )
+            if known is not None:
+                return RungResult(self.name, "refused", message=known.reason, notes=notes)
             return RungResult(self.name, "error", message=f"Triton interpreter: {response.error}", notes=notes)
         buffers = {names[index]: data for index, data in response.buffers.items()}
         return RungResult(self.name, "ok", buffers, notes=notes)
