@@ -12,19 +12,19 @@ tnpu's numpy `scf` functions.  The semantics are docs/tile-dialect.md's:
   element `offset + sum(i[d] * strides[d])` where `lower <= i < upper` and
   the mask holds; a loaded element that does not move reads `pad` (zero
   without one).  A moved element outside the buffer fails the launch with a
-  one-line error naming the op, its source location and the program.
+  one-line `KernelError` naming the op, its source location and the program.
 * `store`, `scatter` and atomics act in row-major order: the last of several
   writes to one element wins, and an atomic reads what the element before it
   wrote.  Program instances run one after another, so their atomics apply in
   launch order.
 * `map` runs its scalar body once, on whole arrays (each scalar operand
-  stands for every element); `reduce` and `scan` apply their combine region
-  to whole slices, log2(n) times: a reduction combines neighbouring blocks
-  (a balanced tree), a scan is Hillis-Steele's.  Both keep the operands'
-  order (the left operand of every combination holds the earlier
-  elements), so any associative combiner, commutative or not, gives its
-  exact result up to the rounding of reassociated floats, as Triton's own
-  reduction trees do.
+  stands for every element); `reduce` and `scan` run their combine region
+  on whole slices, log2(n) times, as the TTIR interpreter does (its
+  `tree_reduce` and `inclusive_scan`): a tree of neighbours, and
+  Hillis-Steele.  Both keep the operands' order (the left operand of every
+  combination holds the earlier elements), so any associative combiner,
+  commutative or not, gives its exact result up to the rounding of
+  reassociated floats, as Triton's own reduction trees do.
 * `matmul` multiplies in the accumulator's type (f16/bf16 operands into an
   f32 accumulator are widened first).
 * `assert` fails the launch where its condition is false.
@@ -49,14 +49,15 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, format_op_error
 from tnpu.dialects import tile
 from tnpu.interpreters.arith import ArithFunctions, ieee_maximum, ieee_minimum
 from tnpu.interpreters.math import MathFunctions
 from tnpu.interpreters.scf import ScfFunctions
+from tnpu.interpreters.tt import KernelError, inclusive_scan, tree_reduce
 from tnpu.interpreters.values import Value, as_value, numpy_dtype
 
 
@@ -99,9 +100,9 @@ def _program(interpreter: Interpreter) -> _Program:
     return interpreter.get_data(TileFunctions, _PROGRAM, _no_program)
 
 
-def _fail(interpreter: Interpreter, op: Operation, message: str) -> CompileError:
+def _fail(interpreter: Interpreter, op: Operation, message: str) -> KernelError:
     """The one-line error of a failed launch: op, source location, program instance."""
-    return CompileError(op, f"{message} in {_program(interpreter).describe()}")
+    return KernelError(format_op_error(op, f"{message}, in {_program(interpreter).describe()}"))
 
 
 # ---------------------------------------------------------------------------
@@ -321,7 +322,7 @@ def _compare_and_swap(old: np.ndarray, compare: np.ndarray, value: np.ndarray) -
 
 
 # ---------------------------------------------------------------------------
-# Regions on whole arrays
+# Maps on whole arrays
 # ---------------------------------------------------------------------------
 
 
@@ -331,50 +332,6 @@ def _as_tile(value: Value, dtype: np.dtype, shape: Sequence[int]) -> np.ndarray:
     if array.dtype != dtype:
         raise InterpretationError(f"a region yielded {array.dtype} where {dtype} was due")
     return np.broadcast_to(array, shape)
-
-
-def _combine(
-    interpreter: Interpreter, combiner: Region, accumulated: list[np.ndarray], new: list[np.ndarray]
-) -> list[np.ndarray]:
-    """Run a combine region once on whole arrays of accumulated and new values."""
-    results = interpreter.run_ssacfg_region(combiner, (*accumulated, *new), "combiner")
-    return [_as_tile(r, a.dtype, a.shape) for r, a in zip(results, accumulated)]
-
-
-def _reduce_leading(
-    interpreter: Interpreter, combiner: Region, operands: list[np.ndarray]
-) -> list[np.ndarray]:
-    """Combine along axis 0 as a balanced tree of neighbouring blocks."""
-    while operands[0].shape[0] > 1:
-        pairs = operands[0].shape[0] // 2
-        combined = _combine(
-            interpreter,
-            combiner,
-            [o[0 : 2 * pairs : 2] for o in operands],
-            [o[1 : 2 * pairs : 2] for o in operands],
-        )
-        if operands[0].shape[0] % 2:  # the last block has no partner yet
-            combined = [np.concatenate((c, o[-1:])) for c, o in zip(combined, operands)]
-        operands = combined
-    return [o[0] for o in operands]
-
-
-def _scan_leading(
-    interpreter: Interpreter, combiner: Region, operands: list[np.ndarray]
-) -> list[np.ndarray]:
-    """Inclusive prefix combine along axis 0 (Hillis-Steele)."""
-    length = operands[0].shape[0]
-    distance = 1
-    while distance < length:
-        combined = _combine(
-            interpreter,
-            combiner,
-            [o[:-distance] for o in operands],
-            [o[distance:] for o in operands],
-        )
-        operands = [np.concatenate((o[:distance], c)) for o, c in zip(operands, combined)]
-        distance *= 2
-    return operands
 
 
 def _map_results(op: tile.MapOp) -> tuple[tuple[int, ...], list[np.dtype]]:
@@ -510,21 +467,19 @@ class TileFunctions(InterpreterFunctions):
 
     @impl(tile.ReduceOp)
     def run_reduce(self, interpreter: Interpreter, op: tile.ReduceOp, args: PythonValues):
-        axis = op.axis.value.data
-        operands = [np.moveaxis(a, axis, 0) for a in args]
-        reduced = _reduce_leading(interpreter, op.combiner, operands)
+        reduced = tree_reduce(interpreter, op.combiner, list(args), op.axis.value.data)
         return tuple(as_value(r, t) for r, t in zip(reduced, op.results_.types))
 
     @impl(tile.ScanOp)
     def run_scan(self, interpreter: Interpreter, op: tile.ScanOp, args: PythonValues):
         axis = op.axis.value.data
-        operands = [np.moveaxis(a, axis, 0) for a in args]
+        operands = list(args)
         if op.reverse.value.data:
-            operands = [o[::-1] for o in operands]
-        scanned = _scan_leading(interpreter, op.combiner, operands)
+            operands = [np.flip(o, axis) for o in operands]
+        scanned = inclusive_scan(interpreter, op.combiner, operands, axis)
         if op.reverse.value.data:
-            scanned = [s[::-1] for s in scanned]
-        return tuple(np.moveaxis(s, 0, axis) for s in scanned)
+            scanned = [np.flip(s, axis) for s in scanned]
+        return tuple(scanned)
 
     @impl(tile.BroadcastOp)
     def run_broadcast(self, interpreter: Interpreter, op: tile.BroadcastOp, args: PythonValues):
@@ -585,29 +540,42 @@ class TileFunctions(InterpreterFunctions):
 # ---------------------------------------------------------------------------
 
 
-def tile_interpreter(module: ModuleOp) -> Interpreter:
-    """An interpreter for tile kernels: tile, scf, arith and math on numpy values."""
-    interpreter = Interpreter(module)
-    for functions in (TileFunctions(), ScfFunctions(), ArithFunctions(), MathFunctions()):
-        interpreter.register_implementations(functions)
-    return interpreter
+FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
+    TileFunctions,
+    ScfFunctions,
+    ArithFunctions,
+    MathFunctions,
+)
+"""Everything the tile interpreter registers, dialect by dialect."""
+
+
+def check_interpretable(kernel: tile.KernelOp) -> None:
+    """Raise a `CompileError` at the first op of `kernel` the interpreter cannot run."""
+    known = {
+        op_type
+        for functions in FUNCTIONS
+        for op_type, _ in functions._impls()  # pyright: ignore[reportPrivateUsage]
+    }
+    for op in kernel.body.walk():
+        if type(op) not in known:
+            raise CompileError(op, "has no implementation in the tile interpreter")
 
 
 def launch(
     kernel: tile.KernelOp,
     grid: Sequence[int],
     arguments: Sequence[Buffer | int | float | Value],
-    interpreter: Interpreter | None = None,
 ) -> None:
     """Run every program instance of `kernel` over `grid` (x fastest) on `arguments`.
 
     Buffers are written in place; scalars are converted to their argument's
-    type.  A failed bounds check or assertion raises a `CompileError`.
+    type.  A failed bounds check or assertion raises a `KernelError`.
     """
-    if interpreter is None:
-        module = kernel.parent_op()
-        assert isinstance(module, ModuleOp), "a kernel lives in a module"
-        interpreter = tile_interpreter(module)
+    module = kernel.parent_op()
+    assert isinstance(module, ModuleOp), "a kernel lives in a module"
+    interpreter = Interpreter(module)
+    for functions in FUNCTIONS:
+        interpreter.register_implementations(functions())
     grid_xyz = (tuple(grid) + (1, 1, 1))[:3]
     values = tuple(
         argument if isinstance(argument, Buffer) else as_value(argument, type_)

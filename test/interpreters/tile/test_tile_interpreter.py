@@ -16,16 +16,20 @@ from hypothesis import strategies as st
 
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
-from tnpu.interpreters.tile import Buffer, launch
+from tnpu.interpreters.tile import Buffer, check_interpretable, launch
+from tnpu.interpreters.tt import KernelError
 from tnpu.ttir_import import import_ttir
+
+
+def parse_kernel(text: str) -> tile.KernelOp:
+    op = import_ttir(text, "kernel.mlir").body.block.first_op
+    assert isinstance(op, tile.KernelOp)
+    return op
 
 
 def run(kernel: str, grid: tuple[int, ...], *arguments: Any) -> None:
     """Parse one `tile.kernel` and launch it; numpy arrays are its buffers, written in place."""
-    module = import_ttir(kernel, "kernel.mlir")
-    op = module.body.block.first_op
-    assert isinstance(op, tile.KernelOp)
-    launch(op, grid, [Buffer(a) if isinstance(a, np.ndarray) else a for a in arguments])
+    launch(parse_kernel(kernel), grid, [Buffer(a) if isinstance(a, np.ndarray) else a for a in arguments])
 
 
 def kernel(signature: str, body: str) -> str:
@@ -161,11 +165,11 @@ def copy_kernel(upper: str) -> str:
 
 def test_load_outside_the_buffer_fails_with_one_line_naming_op_and_location():
     x = np.zeros(10, np.float32)
-    with pytest.raises(CompileError) as caught:
+    with pytest.raises(KernelError) as caught:
         run(copy_kernel(""), (2,), x, np.zeros(16, np.float32), 10)
     assert str(caught.value) == (
         "kernel.mlir:8:3: error: 'tile.load' op reads element 10 outside the buffer of "
-        "10 elements (tile element [2]) in program (1, 0, 0) (at k.py:7:11)"
+        "10 elements (tile element [2]), in program (1, 0, 0) (at k.py:7:11)"
     )
 
 
@@ -177,7 +181,7 @@ def test_elements_outside_the_bounds_are_neither_checked_nor_moved():
 
 
 def test_store_outside_the_buffer_fails():
-    with pytest.raises(CompileError, match=r"'tile.store' op writes element -1 outside the buffer of 4 elements \(tile element \[2\]\)"):
+    with pytest.raises(KernelError, match=r"'tile.store' op writes element -1 outside the buffer of 4 elements \(tile element \[2\]\)"):
         run(
             kernel(
                 "%out: !tile.buffer<i8>",
@@ -290,7 +294,7 @@ def test_scalar_gather_and_scatter_move_one_element():
 
 
 def test_gather_outside_the_buffer_fails():
-    with pytest.raises(CompileError, match=r"'tile.gather' op reads element 3 outside the buffer of 3"):
+    with pytest.raises(KernelError, match=r"'tile.gather' op reads element 3 outside the buffer of 3"):
         run(
             kernel(
                 "%b: !tile.buffer<f32>",
@@ -836,11 +840,11 @@ def test_assert_passes_when_its_condition_holds_everywhere():
 
 
 def test_assert_fails_the_launch_with_its_message():
-    with pytest.raises(CompileError) as caught:
+    with pytest.raises(KernelError) as caught:
         run(ASSERTING, (1,), np.array([0, 999, 1000, 7], np.int64), 1000)
     assert str(caught.value) == (
         "kernel.mlir:9:3: error: 'tile.assert' op assertion failed at tile element [2]: "
-        "index out of bounds: 0 <= tmp4 < 1000 in program (0, 0, 0) (at k.py:12:8)"
+        "index out of bounds: 0 <= tmp4 < 1000, in program (0, 0, 0) (at k.py:12:8)"
     )
 
 
@@ -867,3 +871,9 @@ def test_bf16_map_rounds_in_bf16():
     # rounds to even (1); 1 + 3*2^-8 ties and rounds to 1 + 2^-6; 3 + 2^-8 is 3.
     expected = [1.0, 1.015625, 3.0]
     np.testing.assert_array_equal(out.astype(np.float64), expected)
+
+
+def test_an_op_without_implementation_is_refused_before_the_launch():
+    op = parse_kernel(kernel("%out: !tile.buffer<i32>", "  %pid = tt.get_program_id x : i32"))
+    with pytest.raises(CompileError, match="'tt.get_program_id' op has no implementation in the tile"):
+        check_interpretable(op)
