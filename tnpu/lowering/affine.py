@@ -89,6 +89,7 @@ class IndexEmitter:
         self.check_non_negative = check_non_negative
         self.multiple_of: dict[SSAValue, int] = {}
         self.non_negative: set[SSAValue] = set()
+        self.at_most: dict[SSAValue, int] = {}
         self.forms: dict[SSAValue, Linear] = {}
 
     # -- facts ------------------------------------------------------------
@@ -227,10 +228,21 @@ class IndexEmitter:
         result = self._emit(arith.RemSIOp(self.materialize(a), self.materialize(b)))
         return self._record(result, math.gcd(self.divisor(a), b), True)
 
+    def _known_at_most(self, value: Scalar) -> int | None:
+        return value if isinstance(value, int) else self.at_most.get(value)
+
     def min(self, a: Scalar, b: Scalar) -> Scalar:
         if isinstance(a, int) and isinstance(b, int):
             return min(a, b)
+        if isinstance(a, int):
+            a, b = b, a
+        limit = self._known_at_most(a)
+        if isinstance(b, int) and limit is not None and limit <= b:
+            return a  # already at most b
         result = self._emit(arith.MinSIOp(self.materialize(a), self.materialize(b)))
+        bounds = [x for x in (limit, self._known_at_most(b)) if x is not None]
+        if bounds:
+            self.at_most[result] = min(bounds)
         return self._record(
             result,
             math.gcd(self.divisor(a), self.divisor(b)),

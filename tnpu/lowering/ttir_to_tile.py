@@ -91,19 +91,6 @@ class Lowered:
     pointer: Pointer | None = None
 
 
-_RMW_KINDS = {
-    tt.RMWOp.AND: "and",
-    tt.RMWOp.OR: "or",
-    tt.RMWOp.XOR: "xor",
-    tt.RMWOp.ADD: "add",
-    tt.RMWOp.FADD: "fadd",
-    tt.RMWOp.MAX: "max",
-    tt.RMWOp.MIN: "min",
-    tt.RMWOp.UMAX: "umax",
-    tt.RMWOp.UMIN: "umin",
-    tt.RMWOp.XCHG: "exch",
-}
-
 _UNSUPPORTED = {
     tt.ElementwiseInlineAsmOp: "inline PTX assembly has no meaning on the NPU",
     tt.ExternElementwiseOp: "library call left; run lower-libdevice first",
@@ -409,7 +396,7 @@ class KernelLowering:
     # -- program ids and tensor creation --------------------------------------
 
     def lower_program_id(self, op: tt.GetProgramIdOp | tt.GetNumProgramsOp) -> None:
-        axis = list(tt.ProgramDim).index(op.axis.data)
+        axis = tt.ProgramDim.of(op.axis).value
         new_type = tile.ProgramIdOp if isinstance(op, tt.GetProgramIdOp) else tile.NumProgramsOp
         result = self.insert(new_type(axis)).results[0]
         self.values[op.result] = Lowered(value=result)
@@ -912,7 +899,7 @@ class KernelLowering:
         masks = [self.tile_of(mask)] if mask is not None else []
         if isinstance(op, tt.AtomicRMWOp):
             values = [self.tile_of(op.val)]
-            properties = {"kind": tile.StringAttr(_RMW_KINDS[op.atomic_rmw_op.data])}
+            properties = {"kind": tile.StringAttr(tt.RMWOp.of(op.atomic_rmw_op).keyword)}
             op_type: type[Operation] = tile.AtomicRMWOp
         else:
             values = [self.tile_of(op.cmp), self.tile_of(op.val)]
