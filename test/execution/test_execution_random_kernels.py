@@ -1,4 +1,4 @@
-"""Random Triton kernels: the TTIR interpreter agrees with Triton's interpreter."""
+"""Random Triton kernels: the TTIR and tile interpreters agree with Triton's interpreter."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ def oracle():
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(spec=kernel_specs())
-def test_ttir_interpreter_matches_triton_interpreter(spec, oracle):
+def test_interpreters_match_triton_interpreter(spec, oracle):
     with tempfile.TemporaryDirectory() as directory:
         result = run_case(spec.case(Path(directory)), oracle=oracle)
-    assert [r.status for r in result.rungs] == ["ok", "ok"], (result.error, spec.source())
+    assert [(r.name, r.status) for r in result.rungs] == [
+        ("oracle", "ok"), ("ttir", "ok"), ("tile", "ok")
+    ], (result.error, spec.source())
     assert result.match, (result.mismatch, spec.source())

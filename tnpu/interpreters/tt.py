@@ -45,7 +45,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.diagnostics import format_op_error
+from tnpu.diagnostics import CompileError, format_op_error
 from tnpu.dialects import gpu_only, tt
 from tnpu.interpreters.arith import (
     bitcast,
@@ -345,7 +345,7 @@ class TTFunctions(InterpreterFunctions):
     def run_inline_asm(
         self, interpreter: Interpreter, op: tt.ElementwiseInlineAsmOp, args: PythonValues
     ):
-        raise fail(interpreter, op, "is PTX inline assembly, which has no interpretation")
+        raise CompileError(op, "is PTX inline assembly, which has no interpretation")
 
     # Memory.
 
