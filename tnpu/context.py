@@ -2,7 +2,8 @@
 
 It holds every dialect xDSL knows, tnpu's own (`tt`, `ttg`, `tile`, ...),
 and tnpu's replacements of `arith` (tensor-capable), `llvm` and `gpu` (with
-the GPU-only ops TTIR carries) and `scf` (a printer fix); see the modules
+the GPU-only ops TTIR carries), `scf` (a printer fix) and `math` (with
+`math.erfc`); see the modules
 in `tnpu.dialects`.  Dialects load lazily,
 as in `xdsl-opt`.
 """
@@ -40,11 +41,18 @@ def _scf() -> Dialect:
     return SCF
 
 
+def _math() -> Dialect:
+    from tnpu.dialects.math import Math
+
+    return Math
+
+
 REPLACED_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "arith": _arith,
     "llvm": _llvm,
     "gpu": _gpu,
     "scf": _scf,
+    "math": _math,
 }
 """xDSL dialects that tnpu's context holds in an extended form."""
 

@@ -45,6 +45,12 @@ def _strip_gpu_only() -> type[ModulePass]:
     return StripGpuOnlyPass
 
 
+def _lower_libdevice() -> type[ModulePass]:
+    from tnpu.passes.lower_libdevice import LowerLibdevicePass
+
+    return LowerLibdevicePass
+
+
 def _ttir_to_tile() -> type[ModulePass]:
     from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 
@@ -68,10 +74,19 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fuse-tile-maps": _fuse_tile_maps,
     "tnpu-to-tile": _tnpu_to_tile,
     "strip-gpu-only": _strip_gpu_only,
+    "lower-libdevice": _lower_libdevice,
 }
 
 
-ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {}
+def _riscv_asm() -> type[Target]:
+    from tnpu.backend_riscv.target import RiscvAssemblyTarget
+
+    return RiscvAssemblyTarget
+
+
+ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {
+    "tnpu-riscv-asm": _riscv_asm,
+}
 
 
 def _ttir_frontend() -> type[Frontend]:

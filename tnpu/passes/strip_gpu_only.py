@@ -35,7 +35,7 @@ def erase_with_dead_producers(op: Operation, rewriter: PatternRewriter) -> None:
     nothing another op reads is ever removed.
     """
     producers = dict.fromkeys(operand.owner for operand in op.operands)
-    rewriter.erase_op(op)
+    rewriter.erase(op)
     for producer in producers:
         if isinstance(producer, Operation) and is_trivially_dead(producer):
             erase_with_dead_producers(producer, rewriter)
@@ -62,7 +62,7 @@ class RemoveGpuBarrier(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GpuBarrierOp, rewriter: PatternRewriter) -> None:
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class RemoveTtgBarrier(RewritePattern):
@@ -70,7 +70,7 @@ class RemoveTtgBarrier(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TtgBarrierOp, rewriter: PatternRewriter) -> None:
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def drop_gpu_only_attributes(op: Operation) -> None:

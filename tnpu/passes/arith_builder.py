@@ -1,0 +1,191 @@
+"""`ArithBuilder`: elementwise `arith` (and `math`) code, written like formulas.
+
+The libdevice substitutions and the math expansions build straight-line code
+on scalars or tensors of one shape.  `ArithBuilder` inserts that code before
+the op being rewritten, gives every new op the location of the op it
+replaces (so later diagnostics still name the Python line), and turns Python
+numbers into constants of the other operand's type, so a formula reads as
+one: `b.add(b.mul(x, 0.5), 1.0)`.
+
+Comparisons return `i1` values of the operands' shape; `bits` reinterprets
+a float as the integer of its width, `bitcast` any value as another type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith as xdsl_arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    LocationAttr,
+    TensorType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from tnpu.dialects import arith
+from tnpu.dialects.arith import element_or_self, same_shape_as
+
+Operand = SSAValue | float | int
+"""An SSA value, or a Python number standing for a constant of the other operand's type."""
+
+
+class ArithBuilder:
+    """Inserts elementwise ops before `rewriter`'s op, each located at `location`."""
+
+    def __init__(self, rewriter: PatternRewriter, location: LocationAttr):
+        self.rewriter = rewriter
+        self.location = location
+        self._constants: dict[tuple[Attribute, float | int], SSAValue] = {}
+
+    def insert(self, op: Operation) -> SSAValue:
+        """Insert `op` and return its (first) result."""
+        op.location = self.location
+        self.rewriter.insert(op)
+        return op.results[0]
+
+    # -- constants ---------------------------------------------------------
+
+    def constant(self, value: float | int, type_: Attribute) -> SSAValue:
+        """`value` as a constant of `type_` (splat for a tensor); one op per value."""
+        key = (type_, value)
+        if key not in self._constants:
+            element = element_or_self(type_)
+            if isinstance(element, IntegerType):
+                width = element.width.data
+                value = int(value) & ((1 << width) - 1)
+                if value >= 1 << (width - 1):  # two's complement, as MLIR prints it
+                    value -= 1 << width
+                scalar = IntegerAttr(value, element)
+            else:
+                scalar = FloatAttr(float(value), element)  # type: ignore[arg-type]
+            attr = (
+                DenseIntOrFPElementsAttr.from_list(type_, [scalar.value.data])  # type: ignore[arg-type]
+                if isinstance(type_, TensorType | VectorType)
+                else scalar
+            )
+            self._constants[key] = self.insert(xdsl_arith.ConstantOp(attr))
+        return self._constants[key]
+
+    def _values(self, *operands: Operand) -> list[SSAValue]:
+        """The operands as SSA values; numbers become constants of the first value's type."""
+        like = next(o for o in operands if isinstance(o, SSAValue))
+        return [
+            o if isinstance(o, SSAValue) else self.constant(o, like.type) for o in operands
+        ]
+
+    # -- floating point ----------------------------------------------------
+
+    def add(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.AddfOp(*self._values(lhs, rhs)))
+
+    def sub(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.SubfOp(*self._values(lhs, rhs)))
+
+    def mul(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.MulfOp(*self._values(lhs, rhs)))
+
+    def div(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.DivfOp(*self._values(lhs, rhs)))
+
+    def neg(self, value: SSAValue) -> SSAValue:
+        return self.insert(xdsl_arith.NegfOp(value))
+
+    def minnum(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        """The smaller operand; a NaN operand loses to a number (C `fmin`)."""
+        return self.insert(xdsl_arith.MinnumfOp(*self._values(lhs, rhs)))
+
+    def maxnum(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        """The larger operand; a NaN operand loses to a number (C `fmax`)."""
+        return self.insert(xdsl_arith.MaxnumfOp(*self._values(lhs, rhs)))
+
+    def polynomial(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
+        """`c0 + x*(c1 + x*(c2 + ...))` by Horner's rule, lowest degree first."""
+        *lower, result = coefficients
+        for coefficient in reversed(lower):
+            result = self.add(self.mul(result, x), coefficient)
+        assert isinstance(result, SSAValue), "a polynomial needs degree >= 1"
+        return result
+
+    def compare(self, predicate: str, lhs: Operand, rhs: Operand) -> SSAValue:
+        """`arith.cmpf` with an MLIR predicate (`olt`, `uno`, `une`, ...)."""
+        return self.insert(arith.CmpfOp(*self._values(lhs, rhs), predicate))
+
+    def is_nan(self, value: SSAValue) -> SSAValue:
+        return self.compare("uno", value, value)
+
+    def select(self, condition: SSAValue, if_true: Operand, if_false: Operand) -> SSAValue:
+        return self.insert(arith.SelectOp(condition, *self._values(if_true, if_false)))
+
+    def convert(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """`value` widened (`extf`) or narrowed (`truncf`) to float type `element`."""
+        source = element_or_self(value.type)
+        assert isinstance(source, AnyFloat) and isinstance(element, AnyFloat)
+        target = same_shape_as(value.type, element)
+        if element.bitwidth > source.bitwidth:
+            return self.insert(xdsl_arith.ExtFOp(value, target))
+        return self.insert(xdsl_arith.TruncFOp(value, target))
+
+    def call(self, op_type: type[Operation], *operands: Operand) -> SSAValue:
+        """A `math` op (or any op of operands of one type and a result of that type)."""
+        return self.insert(op_type(*self._values(*operands)))
+
+    # -- integers and bits -------------------------------------------------
+
+    def bitcast(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """`value`'s bits reinterpreted as type `element` (of the same width)."""
+        return self.insert(arith.BitcastOp(value, same_shape_as(value.type, element)))
+
+    def bits(self, value: SSAValue) -> SSAValue:
+        """The bits of a float value as the signless integer of its width."""
+        width = element_or_self(value.type).bitwidth  # type: ignore[attr-defined]
+        return self.bitcast(value, IntegerType(width))
+
+    def to_int(self, value: SSAValue) -> SSAValue:
+        """`fptosi` to the integer of the same width (truncates toward zero)."""
+        width = element_or_self(value.type).bitwidth  # type: ignore[attr-defined]
+        return self.insert(
+            arith.FPToSIOp(value, same_shape_as(value.type, IntegerType(width)))
+        )
+
+    def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:
+        """`sitofp` of an integer value to `float_type` (a scalar float type)."""
+        return self.insert(arith.SIToFPOp(value, same_shape_as(value.type, float_type)))
+
+    def addi(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.AddiOp(*self._values(lhs, rhs)))
+
+    def subi(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.SubiOp(*self._values(lhs, rhs)))
+
+    def andi(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.AndIOp(*self._values(lhs, rhs)))
+
+    def ori(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.OrIOp(*self._values(lhs, rhs)))
+
+    def xori(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.XOrIOp(*self._values(lhs, rhs)))
+
+    def shli(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.ShLIOp(*self._values(lhs, rhs)))
+
+    def shrsi(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.ShRSIOp(*self._values(lhs, rhs)))
+
+    def shrui(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.ShRUIOp(*self._values(lhs, rhs)))
+
+    def compare_int(self, predicate: str, lhs: Operand, rhs: Operand) -> SSAValue:
+        """`arith.cmpi` with an MLIR predicate (`slt`, `eq`, `ult`, ...)."""
+        return self.insert(arith.CmpiOp(*self._values(lhs, rhs), predicate))
+
+    def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
+        return self.insert(arith.ExtUIOp(value, same_shape_as(value.type, element)))
