@@ -78,15 +78,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 }
 
 
-def _riscv_asm() -> type[Target]:
-    from tnpu.backend_riscv.target import RiscvAssemblyTarget
-
-    return RiscvAssemblyTarget
-
-
-ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {
-    "tnpu-riscv-asm": _riscv_asm,
-}
+ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {}
 
 
 def _ttir_frontend() -> type[Frontend]:
