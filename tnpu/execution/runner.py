@@ -22,6 +22,7 @@ from tnpu.execution.dataflow import written_parameters
 from tnpu.execution.inputs import InputError, generate_inputs
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.rungs import RUNGS, RunContext, RungResult
+import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after `oracle` and `ttir`)
 from tnpu.interpreters.kernel import kernel_function, parameter_names
 from tnpu.ttir_import import import_ttir
 

@@ -5,8 +5,7 @@ start from), then `tnpu.interpreters.tile.launch` runs the kernel over the
 case's grid on copies of the input storages.  A kernel the lowering cannot
 describe is `refused` with the lowering's one-line reason; lowered IR that
 does not verify or holds an op the interpreter lacks, and a fault while the
-kernel runs (an access outside a buffer, a failed assert), are `error`s.  With
-`RunContext.artifacts` set, the tile IR is left there as `kernel.tile.mlir`.
+kernel runs (an access outside a buffer, a failed assert), are `error`s.
 """
 
 from __future__ import annotations
@@ -60,8 +59,6 @@ class TileInterpreterRung:
         except CompileError as error:
             message = f"tnpu-to-tile produced IR the tile interpreter cannot run: {_one_line(error)}"
             return RungResult(self.name, "error", message=message)
-        if context.artifacts is not None:
-            (context.artifacts / "kernel.tile.mlir").write_text(f"{module}\n")
         storages = {name: storage.copy() for name, storage in context.inputs.storages.items()}
         arguments = [
             Buffer(storages[name]) if isinstance(arg, TensorArg) else context.inputs.scalars[name]
