@@ -78,7 +78,15 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 }
 
 
-ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {}
+def _riscv_asm() -> type[Target]:
+    from tnpu.backend_riscv.target import RiscvAssemblyTarget
+
+    return RiscvAssemblyTarget
+
+
+ALL_TARGETS: dict[str, Callable[[], type[Target]]] = {
+    "tnpu-riscv-asm": _riscv_asm,
+}
 
 
 def _ttir_frontend() -> type[Frontend]:

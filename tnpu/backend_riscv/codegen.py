@@ -147,6 +147,16 @@ class KernelCodegen:
         self.strings.append(f'{label}:\n    .string "{escaped}"')
         return label
 
+    def captured(self, ops: Sequence[Operation], block: Block) -> dict[SSAValue, Scalar | Constant]:
+        """Scalars a region's ops use from outside it (regions may capture from above)."""
+        defined = {r for op in ops for r in op.results} | set(block.args)
+        return {
+            operand: self.place(operand)  # type: ignore[misc]
+            for op in ops
+            for operand in op.operands
+            if operand not in defined
+        }
+
     def as_stream(self, location: Location) -> Stream | Scalar | Constant:
         if isinstance(location, Tile):
             return Stream(location.element, location.offset)
@@ -352,6 +362,7 @@ class KernelCodegen:
         yielded = block.last_op
         assert isinstance(yielded, tile.YieldOp)
         body_ops = [o for o in block.ops if o is not yielded]
+        inputs |= self.captured(body_ops, block)
         outputs = []
         for result, value in zip(op.results_, yielded.values):
             place = self.new_place(result, op)

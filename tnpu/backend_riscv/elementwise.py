@@ -112,10 +112,14 @@ class _Vec:
 
 @dataclass
 class _Pending:
-    """A streamed input not yet loaded in this trip."""
+    """A stream: an input not yet loaded in this trip, or an output.
+
+    `pointer` is None for a one-element program, whose streams are
+    addressed where used rather than holding a register each.
+    """
 
     stream: Stream
-    pointer: str
+    pointer: str | None
     stride: str | None
 
 
@@ -152,12 +156,11 @@ _FLOAT_BINARY: dict[str, tuple[str, bool, str | None]] = {
     "arith.minnumf": ("vfmin", True, None),
     "math.copysign": ("vfsgnj", False, None),
 }
+_DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui")
+_SHIFTS = ("arith.shli", "arith.shrsi", "arith.shrui")
 _MASK_LOGIC = {"arith.andi": "vmand.mm", "arith.ori": "vmor.mm", "arith.xori": "vmxor.mm",
                "arith.addi": "vmxor.mm", "arith.subi": "vmxor.mm"}  # fmt: skip
-_ROUNDING_MODES: dict[str, int | None] = {
-    "math.roundeven": 0, "math.trunc": None, "math.floor": 2, "math.ceil": 3, "math.round": 4,
-}  # fmt: skip
-"""frm values (RNE, RDN, RUP, RMM); None: the static round-towards-zero conversion."""
+_ROUNDINGS = ("math.roundeven", "math.trunc", "math.floor", "math.ceil", "math.round")
 _FLOAT_UNARY = {"math.sqrt": "vfsqrt.v", "math.absf": "vfabs.v", "arith.negf": "vfneg.v"}
 
 # Comparisons, as (mnemonic stem, swap operands, negate result) of a basic form.
@@ -173,6 +176,13 @@ _MIRRORED = {
     "f": {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge"},
 }
 """Vector-scalar compares with the scalar on the left, by mirroring (RVV has no vmsge.vx)."""
+_MASK_COMPARE = {  # vmandn.mm vd, x, y = x & ~y;  vmorn.mm vd, x, y = x | ~y
+    "eq": ("vmxnor.mm", False), "ne": ("vmxor.mm", False),
+    "ult": ("vmandn.mm", True), "ugt": ("vmandn.mm", False),
+    "ule": ("vmorn.mm", True), "uge": ("vmorn.mm", False),
+    "slt": ("vmandn.mm", False), "sgt": ("vmandn.mm", True),
+    "sle": ("vmorn.mm", False), "sge": ("vmorn.mm", True),
+}  # fmt: skip
 _FCMP = {
     "oeq": ("eq", False, False), "une": ("ne", False, False),
     "olt": ("lt", False, False), "ole": ("le", False, False),
@@ -233,7 +243,7 @@ class _ElementwiseLowering:
             ]
             with StripLoop.over(asm, program.count, self.widest, self.lmul) as loop:
                 for pending in [*self.values.values(), *(o for _, o in outputs)]:
-                    if isinstance(pending, _Pending):
+                    if isinstance(pending, _Pending) and pending.pointer is not None:
                         loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
                 for index, op in enumerate(program.ops):
                     if op.name != "arith.constant":
@@ -241,9 +251,12 @@ class _ElementwiseLowering:
                     self._release_dead(op, index)
                 for value, out in outputs:
                     self._store(value, out)
+                    self._release_temps()
                 self._release_all()
 
     def _open_stream(self, scope: ExitStack, stream: Stream) -> _Pending:
+        if self.program.count == 1:
+            return _Pending(stream, None, None)
         asm = self.asm
         (pointer,) = scope.enter_context(asm.ints(1))
         asm.scratch_address(pointer, stream.offset)
@@ -272,12 +285,15 @@ class _ElementwiseLowering:
                 self._materialize_float(fregister, value, source)
                 self.hoisted_f[value] = fregister
 
-    def _release_dead(self, op: Operation, index: int) -> None:
+    def _release_temps(self) -> None:
         for register in self.op_temps:
             self._give_group(register)
         self.op_temps = []
         self.op_scope.close()
         self.op_scope = ExitStack()
+
+    def _release_dead(self, op: Operation, index: int) -> None:
+        self._release_temps()
         for operand in set(op.operands):
             if self.last_use.get(operand) == index:
                 self._drop(operand)
@@ -383,14 +399,27 @@ class _ElementwiseLowering:
             self.asm.emit("vmsne.vi", register, register, 0)
         return _Vec(register, element)
 
+    def _address(self, pending: _Pending) -> str:
+        """The stream's pointer, or for a one-element program its element's address."""
+        if pending.pointer is not None:
+            return pending.pointer
+        register = self._int_temp()
+        self.asm.scratch_address(register, pending.stream.offset)
+        if pending.stream.base is not None:
+            with self.asm.ints(1) as (bytes_,):
+                self.asm.emit("slli", bytes_, pending.stream.base, pending.stream.element.log2_bytes)
+                self.asm.emit("add", register, register, bytes_)
+        return register
+
     def _load(self, value: SSAValue, pending: _Pending) -> _Vec:
         element = pending.stream.element
         register = self._take_group()
         self._sew(element.bits)
+        address = self._address(pending)
         if pending.stride is None:
-            self.asm.emit(f"vle{element.bits}.v", register, f"({pending.pointer})")
+            self.asm.emit(f"vle{element.bits}.v", register, f"({address})")
         else:
-            self.asm.emit(f"vlse{element.bits}.v", register, f"({pending.pointer})", pending.stride)
+            self.asm.emit(f"vlse{element.bits}.v", register, f"({address})", pending.stride)
         if element.is_mask:
             self.asm.emit("vmsne.vi", register, register, 0)
         return self._define(value, register)
@@ -405,10 +434,11 @@ class _ElementwiseLowering:
             register = self._temp()
             self.asm.emit("vmv.v.i", register, 0)
             self.asm.emit("vmerge.vim", register, register, 1, "v0")
+        address = self._address(out)
         if out.stride is None:
-            self.asm.emit(f"vse{element.bits}.v", register, f"({out.pointer})")
+            self.asm.emit(f"vse{element.bits}.v", register, f"({address})")
         else:
-            self.asm.emit(f"vsse{element.bits}.v", register, f"({out.pointer})", out.stride)
+            self.asm.emit(f"vsse{element.bits}.v", register, f"({address})", out.stride)
 
     def _into_v0(self, mask: _Vec) -> None:
         if self.mask_in_v0 is not mask:
@@ -434,8 +464,8 @@ class _ElementwiseLowering:
             return self._unary(op, _FLOAT_UNARY[name])
         if name in ("arith.maximumf", "arith.minimumf"):
             return self._nan_propagating(op, "vfmax" if name == "arith.maximumf" else "vfmin")
-        if name in _ROUNDING_MODES:
-            return self._round(op, _ROUNDING_MODES[name])
+        if name in _ROUNDINGS:
+            return self._round(op, name.removeprefix("math."))
         handler = _HANDLERS.get(name)
         if handler is None:
             raise CompileError(op, "has no RVV lowering (run expand-math for math functions)")
@@ -447,6 +477,8 @@ class _ElementwiseLowering:
         element = _element(op.results[0], op)
         if element.half_float:
             raise CompileError(op, f"{element.half_float} arithmetic needs extension to f32 first")
+        if op.name in _DIVISIONS + _SHIFTS and not self._safe_divisor_or_shift(op, rhs, element):
+            return self._guarded_binary(op, mnemonic, element)
         scalar = self._f if scalar_kind == "f" else self._x
         self._sew(element.bits)
         if self._is_uniform(rhs):
@@ -460,6 +492,41 @@ class _ElementwiseLowering:
             a, b = self._v(lhs).register, self._v(rhs).register
             self._sew(element.bits)
             self.asm.emit(f"{mnemonic}.vv", self._result(op), a, b)
+
+    def _safe_divisor_or_shift(self, op: Operation, rhs: SSAValue, element: Element) -> bool:
+        """Whether a constant right operand needs none of the guards below."""
+        held = self.values.get(rhs)
+        if not isinstance(held, Constant):
+            return False
+        if op.name in _DIVISIONS:
+            return held.bits != 0
+        return 0 <= held.bits < element.bits
+
+    def _guarded_binary(self, op: Operation, mnemonic: str, element: Element) -> None:
+        """Division by zero gives 0; a shift by the width or more gives 0 (or the sign).
+
+        These are the interpreters' (and Triton's interpreter's) semantics;
+        RVV itself gives -1 or the dividend, and shifts by the low bits.
+        """
+        a, b = (self._v(v).register for v in op.operands)
+        self._sew(element.bits)
+        result = self._result(op)
+        if op.name == "arith.shrsi":
+            amount = self._temp()
+            with self.asm.ints(1) as (limit,):
+                self.asm.li(limit, element.bits - 1)
+                self.asm.emit("vminu.vx", amount, b, limit)
+            self.asm.emit("vsra.vv", result, a, amount)
+            return
+        self.asm.emit(f"{mnemonic}.vv", result, a, b)
+        if op.name in _DIVISIONS:
+            self.asm.emit("vmseq.vi", "v0", b, 0)
+        else:
+            with self.asm.ints(1) as (limit,):
+                self.asm.li(limit, element.bits - 1)
+                self.asm.emit("vmsgtu.vx", "v0", b, limit)
+        self.asm.emit("vmerge.vim", result, result, 0, "v0")
+        self._clobber_v0()
 
     def _mask_logic(self, op: Operation, mnemonic: str) -> None:
         a, b = (self._v(v).register for v in op.operands)
@@ -481,37 +548,58 @@ class _ElementwiseLowering:
             self.asm.emit("vmerge.vvm", result, result, operand.register, "v0")
         self._clobber_v0()
 
-    def _round(self, op: Operation, mode: int | None) -> None:
-        """floor/ceil/round/roundeven/trunc: convert to integer under a rounding mode, and back.
+    def _round(self, op: Operation, kind: str) -> None:
+        """Round to an integral float without touching frm (one sequence per rounding).
 
-        Magnitudes of 2^(mantissa bits) and above (and NaN, inf) are already
-        integral and are kept; the sign is copied back so -0.5 rounds to -0.0.
+        trunc converts towards zero; floor/ceil step the truncation by one
+        where it went the wrong way; round (half away from zero) steps
+        where the dropped fraction is at least one half; roundeven adds and
+        subtracts 2^(mantissa bits) in the default round-to-nearest-even
+        mode.  Magnitudes of 2^(mantissa bits) and above (and NaN, inf) are
+        already integral and are kept; the sign is copied back so -0.5
+        rounds to -0.0.
         """
-        x = self._v(op.operands[0])
-        bits = x.element.bits
+        x = self._v(op.operands[0]).register
+        bits = _element(op.operands[0], op).bits
         self._sew(bits)
-        rounded = self._result(op)
-        limit_bits, limit = self._int_temp(), self._float_temp()
-        if mode is None:
-            self.asm.emit("vfcvt.rtz.x.f.v", rounded, x.register)
+        result = self._result(op)
+        limit = self._float_constant(2.0**23 if bits == 32 else 2.0**52, bits)
+        if kind == "roundeven":
+            self.asm.emit("vfabs.v", result, x)
+            self.asm.emit("vfadd.vf", result, result, limit)
+            self.asm.emit("vfsub.vf", result, result, limit)
         else:
-            saved_mode = self._int_temp()
-            self.asm.emit("fsrmi", saved_mode, mode)
-            self.asm.emit("vfcvt.x.f.v", rounded, x.register)
-            self.asm.emit("fsrm", saved_mode)
-        self.asm.emit("vfcvt.f.x.v", rounded, rounded)
-        self.asm.emit("vfsgnj.vv", rounded, rounded, x.register)
+            self.asm.emit("vfcvt.rtz.x.f.v", result, x)
+            self.asm.emit("vfcvt.f.x.v", result, result)
+        if kind in ("floor", "ceil"):
+            one = self._float_constant(1.0, bits)
+            if kind == "floor":
+                self.asm.emit("vmflt.vv", "v0", x, result)
+                self.asm.emit("vfsub.vf", result, result, one, "v0.t")
+            else:
+                self.asm.emit("vmflt.vv", "v0", result, x)
+                self.asm.emit("vfadd.vf", result, result, one, "v0.t")
+        elif kind == "round":
+            fraction, step = self._temp(), self._temp()
+            self.asm.emit("vfsub.vv", fraction, x, result)
+            self.asm.emit("vfabs.v", fraction, fraction)
+            self.asm.emit("vmfge.vf", "v0", fraction, self._float_constant(0.5, bits))
+            self.asm.emit("vfmv.v.f", step, self._float_constant(1.0, bits))
+            self.asm.emit("vfsgnj.vv", step, step, x)
+            self.asm.emit("vfadd.vv", result, result, step, "v0.t")
+        self.asm.emit("vfsgnj.vv", result, result, x)
         magnitude = self._temp()
-        self.asm.emit("vfabs.v", magnitude, x.register)
-        if bits == 32:
-            self.asm.li(limit_bits, _f32_bits(2.0**23))
-            self.asm.emit("fmv.w.x", limit, limit_bits)
-        else:
-            self.asm.li(limit_bits, _f64_bits(2.0**52))
-            self.asm.emit("fmv.d.x", limit, limit_bits)
+        self.asm.emit("vfabs.v", magnitude, x)
         self.asm.emit("vmflt.vf", "v0", magnitude, limit)
-        self.asm.emit("vmerge.vvm", rounded, x.register, rounded, "v0")
+        self.asm.emit("vmerge.vvm", result, x, result, "v0")
         self._clobber_v0()
+
+    def _float_constant(self, value: float, bits: int) -> str:
+        """A float register holding `value` for the current op."""
+        register, pattern = self._float_temp(), self._int_temp()
+        self.asm.li(pattern, _f32_bits(value) if bits == 32 else _f64_bits(value))
+        self.asm.emit("fmv.w.x" if bits == 32 else "fmv.d.x", register, pattern)
+        return register
 
     def _fma(self, op: Operation) -> None:
         a, b, c = (self._v(v) for v in op.operands)
@@ -532,11 +620,8 @@ class _ElementwiseLowering:
         bits = x.element.bits
         self._sew(bits)
         result = self._result(op)
-        one_bits, one = self._int_temp(), self._float_temp()
-        self.asm.li(one_bits, _f32_bits(1.0) if bits == 32 else _f64_bits(1.0))
-        self.asm.emit("fmv.w.x" if bits == 32 else "fmv.d.x", one, one_bits)
         self.asm.emit("vfsqrt.v", result, x.register)
-        self.asm.emit("vfrdiv.vf", result, result, one)
+        self.asm.emit("vfrdiv.vf", result, result, self._float_constant(1.0, bits))
 
     def _remf(self, op: Operation) -> None:
         """C fmod: x - trunc(x / y) * y, in f64 for f32 operands so the quotient is exact enough."""
@@ -614,10 +699,10 @@ class _ElementwiseLowering:
             self.asm.emit("vmnot.m", result, result)
 
     def _mask_compare(self, op: Operation, predicate: str) -> None:
+        """Comparisons of i1 values: true is 1 unsigned and -1 signed."""
         a, b = (self._v(v).register for v in op.operands)
-        if predicate not in ("eq", "ne"):
-            raise CompileError(op, f"ordering comparison '{predicate}' of i1 values")
-        self.asm.emit("vmxnor.mm" if predicate == "eq" else "vmxor.mm", self._result(op), a, b)
+        mnemonic, swap = _MASK_COMPARE[predicate]
+        self.asm.emit(mnemonic, self._result(op), *((b, a) if swap else (a, b)))
 
     def _select(self, op: Operation) -> None:
         condition, on_true, on_false = op.operands
@@ -717,6 +802,18 @@ class _ElementwiseLowering:
         self.asm.emit(f"vfcvt.f.{x}.v", self._result(op), widened)
 
     def _float_to_int(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
+        """Truncate, saturating (RVV does); NaN gives 0, as in the interpreters."""
+        self._convert_float_to_int(op, source, from_bits, to_bits, signed)
+        self._sew(from_bits)
+        self.asm.emit("vmfne.vv", "v0", source, source)
+        self._clobber_v0()
+        self._sew(to_bits)
+        result = self.values[op.results[0]].register  # type: ignore[union-attr]
+        self.asm.emit("vmerge.vim", result, result, 0, "v0")
+
+    def _convert_float_to_int(
+        self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool
+    ) -> None:
         x = "x" if signed else "xu"
         if to_bits == 2 * from_bits:
             self._sew(from_bits)
@@ -767,6 +864,14 @@ class _ElementwiseLowering:
         self.asm.li(constant, 0x7FC0)
         self.asm.emit("vmerge.vxm", result, result, constant, "v0")
 
+    def _multiply_extended(self, op: Operation) -> None:
+        """Low and high halves of the double-width product."""
+        a, b = (self._v(v).register for v in op.operands)
+        self._sew(_element(op.results[0], op).bits)
+        high = "vmulhu.vv" if op.name == "arith.mului_extended" else "vmulh.vv"
+        self.asm.emit("vmul.vv", self._result(op, 0), a, b)
+        self.asm.emit(high, self._result(op, 1), a, b)
+
     def _icmp(self, op: Operation) -> None:
         self._compare(op, _ICMP, _CMPI, "x")
 
@@ -800,6 +905,8 @@ _HANDLERS = {
     "arith.bitcast": _ElementwiseLowering._cast,
     "arith.remf": _ElementwiseLowering._remf,
     "math.fma": _ElementwiseLowering._fma,
+    "arith.mului_extended": _ElementwiseLowering._multiply_extended,
+    "arith.mulsi_extended": _ElementwiseLowering._multiply_extended,
     "math.absi": _ElementwiseLowering._absi,
     "math.rsqrt": _ElementwiseLowering._rsqrt,
 }

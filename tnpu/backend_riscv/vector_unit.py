@@ -320,7 +320,7 @@ def _fold(cg: KernelCodegen, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> Non
                     asm.li(limit, length)
                     asm.emit("bge", step, limit, done)
             slice_offsets()
-            inputs: dict[SSAValue, Stream | Scalar | Constant] = {}
+            inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, block)  # type: ignore[assignment]
             for k in range(count):
                 inputs[accumulators[k]] = result_stream(results[k], previous)
                 inputs[news[k]] = input_stream(sources[k], input_offset)

@@ -1,0 +1,97 @@
+// RUN: tnpu-opt %s --split-input-file -t tnpu-riscv-asm | filecheck %s
+
+// A float sum along the last axis is an ordered reduction chained across
+// strips (the same bits at every VLEN), started from -0.0.
+// CHECK-LABEL: tnpu_kernel_row_sum:
+// CHECK:         # tile.reduce
+// CHECK:         li [[IDENTITY:[a-z0-9]+]], -2147483648
+// CHECK:         vmv.s.x [[ACC:v[0-9]+]], [[IDENTITY]]
+// CHECK:         vle32.v [[ROW:v[0-9]+]]
+// CHECK-NEXT:    vfredosum.vs [[ACC]], [[ROW]], [[ACC]]
+// CHECK:         vmv.x.s {{[a-z0-9]+}}, [[ACC]]
+tile.kernel @row_sum(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [64, 1] : !tile.buffer<f32> -> tensor<4x64xf32>
+  %r = tile.reduce %t {axis = 1 : i32} : tensor<4x64xf32> -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  tile.store %r, %out[0] strides [1] : tensor<4xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// An argmax-style combiner folds slice by slice: the combiner region is an
+// elementwise program over the kept positions.
+// CHECK-LABEL: tnpu_kernel_argmax:
+// CHECK:         # tile.reduce
+// CHECK:       .Largmax_slice{{[0-9]+}}:
+// CHECK:         vmflt.vv
+// CHECK:         vmerge.vvm
+// CHECK:         j .Largmax_slice
+tile.kernel @argmax(%x: !tile.buffer<f32>, %out: !tile.buffer<i32>) {
+  %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  %i = tile.iota {start = 0 : i32} : tensor<64xi32>
+  %v, %k = tile.reduce %t, %i {axis = 0 : i32} : tensor<64xf32>, tensor<64xi32> -> f32, i32 {
+  ^bb0(%a: f32, %ia: i32, %b: f32, %ib: i32):
+    %gt = arith.cmpf olt, %a, %b : f32
+    %m = arith.select %gt, %b, %a : f32
+    %mi = arith.select %gt, %ib, %ia : i32
+    tile.yield %m, %mi : f32, i32
+  }
+  %kt = tile.broadcast %k : i32 -> tensor<1xi32>
+  tile.store %kt, %out[0] strides [1] : tensor<1xi32>, !tile.buffer<i32>
+  tile.return
+}
+
+// -----
+
+// iota is vid.v plus a running start.
+// CHECK-LABEL: tnpu_kernel_iota:
+// CHECK:         # tile.iota
+// CHECK:         vid.v [[V:v[0-9]+]]
+// CHECK-NEXT:    vadd.vx [[V]], [[V]], [[START:[a-z0-9]+]]
+// CHECK:         add [[START]], [[START]], {{[a-z0-9]+}}
+tile.kernel @iota(%out: !tile.buffer<i32>) {
+  %i = tile.iota {start = 5 : i32} : tensor<100xi32>
+  tile.store %i, %out[0] strides [1] : tensor<100xi32>, !tile.buffer<i32>
+  tile.return
+}
+
+// -----
+
+// A broadcast dimension is a zero row step of a strided copy; a transpose
+// reads its source strided.
+// CHECK-LABEL: tnpu_kernel_shapes:
+// CHECK:         # tile.broadcast
+// CHECK:         vle32.v
+// CHECK:         # tile.transpose
+// CHECK:         vlse32.v
+tile.kernel @shapes(%x: !tile.buffer<f32>) {
+  %row = tile.load %x[0] strides [1, 1] : !tile.buffer<f32> -> tensor<1x8xf32>
+  %b = tile.broadcast %row : tensor<1x8xf32> -> tensor<4x8xf32>
+  %t = tile.transpose %b {permutation = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  tile.store %t, %x[0] strides [4, 1] : tensor<8x4xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// matmul: per row and strip of columns, vfmacc.vf over k with the
+// accumulator row in registers.
+// CHECK-LABEL: tnpu_kernel_matmul:
+// CHECK:         # tile.matmul
+// CHECK:       .Lmatmul_k{{[0-9]+}}:
+// CHECK-NEXT:    flw [[A:f[a-z0-9]+]], 0({{[a-z0-9]+}})
+// CHECK-NEXT:    vle32.v [[B:v[0-9]+]], ({{[a-z0-9]+}})
+// CHECK-NEXT:    vfmacc.vf [[C:v[0-9]+]], [[A]], [[B]]
+tile.kernel @matmul(%a: !tile.buffer<f32>, %b: !tile.buffer<f32>, %c: !tile.buffer<f32>) {
+  %ta = tile.load %a[0] strides [16, 1] : !tile.buffer<f32> -> tensor<8x16xf32>
+  %tb = tile.load %b[0] strides [8, 1] : !tile.buffer<f32> -> tensor<16x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %acc = tile.broadcast %zero : f32 -> tensor<8x8xf32>
+  %r = tile.matmul %ta, %tb, %acc : tensor<8x16xf32>, tensor<16x8xf32> -> tensor<8x8xf32>
+  tile.store %r, %c[0] strides [8, 1] : tensor<8x8xf32>, !tile.buffer<f32>
+  tile.return
+}
