@@ -31,3 +31,14 @@ def ctx():
     from tnpu.context import tnpu_context
 
     return tnpu_context()
+
+
+def print_module(module, **options) -> str:
+    """`module` as xDSL's printer writes it; `options` are `Printer`'s (print_generic_format=...)."""
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out, **options).print_op(module)
+    return out.getvalue()

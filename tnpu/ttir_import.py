@@ -11,12 +11,25 @@ start in the text is recorded so later errors can point at it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from graphlib import CycleError, TopologicalSorter
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AnyFloat, ModuleOp
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ComplexType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    RankedStructure,
+    TensorType,
+    VectorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import base
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -26,6 +39,7 @@ from tnpu.diagnostics import CompileError, record_text_span
 
 _ALIAS_DEFINITION = re.compile(r"^(#[A-Za-z_][\w.$-]*)[ \t]*=", re.MULTILINE)
 _ALIAS_REFERENCE = re.compile(r"#[A-Za-z_][\w.$-]*")
+_DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
 
 
 @dataclasses.dataclass
@@ -65,7 +79,8 @@ class TTIRParser(Parser):
         super().__init__(ctx, text, name)
         self._text = text
         self._line_offset = line_offset
-        self._preparsed: set[int] = set()
+        self._preparsed: dict[int, int] = {}
+        """Start -> end offset of each alias definition read ahead of the module."""
         self._op_start: Span | None = None
         self._first_forward_use: dict[str, Span] = {}
 
@@ -98,11 +113,11 @@ class TTIRParser(Parser):
             match.group(1): match.start()
             for match in _ALIAS_DEFINITION.finditer(self._text)
         }
-        offsets = sorted(definitions.values()) + [len(self._text)]
+        starts = sorted(definitions.values())
+        next_start = dict(zip(starts, [*starts[1:], len(self._text)]))
         dependencies: dict[str, set[str]] = {}
         for name, start in definitions.items():
-            end = offsets[offsets.index(start) + 1]
-            body = self._text[start + len(name) : end]
+            body = self._text[start + len(name) : next_start[start]]
             dependencies[name] = {
                 ref for ref in _ALIAS_REFERENCE.findall(body) if ref in definitions
             } - {name}
@@ -112,15 +127,28 @@ class TTIRParser(Parser):
             return  # the in-order parse reports the offending alias
         for name in order:
             self._resume_from(definitions[name])
-            self._parse_alias_def()
-            self._preparsed.add(definitions[name])
+            super()._parse_alias_def()
+            self._preparsed[definitions[name]] = self._current_token.span.start
 
     def _parse_alias_def(self) -> None:
-        start = self._current_token.span.start
-        if start in self._preparsed:
-            # Already read ahead of the module: parse it again, to move past it.
-            del self.attribute_aliases[self._current_token.text]
-        super()._parse_alias_def()
+        end = self._preparsed.get(self._current_token.span.start)
+        if end is None:
+            super()._parse_alias_def()
+        else:  # already read ahead of the module
+            self._resume_from(end)
+
+    def _parse_dense_literal_type(self) -> TensorType | VectorType | MemRefType:
+        # xDSL 0.75 rebuilds this type constraint for every dense literal, a
+        # fifth of the time it takes to import an Inductor kernel; built once here.
+        type_ = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not _DENSE_LITERAL_TYPE.verifies(type_):
+            self.raise_error(
+                "Expected memref, vector or tensor type of integer, index, float, or "
+                "complex type"
+            )
+        if DYNAMIC_INDEX in type_.get_shape():
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type_
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
@@ -159,12 +187,19 @@ def import_ttir(
     shifts reported line numbers (for one chunk of a `--split-input-file`).
     """
     if ctx is None or not has_tnpu_dialects(ctx):
-        ctx = tnpu_context(allow_unregistered=bool(ctx and ctx.allow_unregistered))
+        ctx = _shared_context(allow_unregistered=bool(ctx and ctx.allow_unregistered))
     parser = TTIRParser(ctx, text, name, line_offset)
     module = parser.parse_module(allow_implicit_module)
     if verify:
         verify_with_diagnostics(module)
     return module
+
+
+@functools.cache
+def _shared_context(allow_unregistered: bool) -> Context:
+    """The context `import_ttir` parses in when given none; loading the dialects
+    into a fresh context costs as much as parsing a small kernel."""
+    return tnpu_context(allow_unregistered=allow_unregistered)
 
 
 def verify_with_diagnostics(module: Operation) -> None:

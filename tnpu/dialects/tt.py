@@ -606,38 +606,46 @@ def _expect_type(actual: Attribute, expected: Attribute, what: str) -> None:
         raise VerifyException(f"{what} must be {expected}, got {actual}")
 
 
-@irdl_custom_directive
-class StrippedType(CustomDirective):
-    """`custom<StrippedType>(type($x))`: a `tt` type written without `!tt.ptr`/`!tt.tensordesc`.
+class _DialectTypeDirective(CustomDirective):
+    """A `tt` type written without its `!tt.ptr`/`!tt.tensordesc` prefix.
 
     MLIR prints a type of the op's own dialect that way when the operand's
-    constraint names the type class (Triton's `: <f32>, <16x32xf32>` after
-    `tt.make_tensor_descriptor`, `: <tensor<32x32xf32>>` after `tt.advance`);
-    the full `!tt.ptr<f32>` is accepted too.
+    constraint names the type class: Triton's `: <f32>, <16x32xf32>` after
+    `tt.make_tensor_descriptor`, `: <tensor<32x32xf32>>` after `tt.advance`.
+    The prefixed form is accepted too, as MLIR's parser accepts it.
     """
+
+    TYPE: ClassVar[type[ParametrizedAttribute]]
 
     type: TypeDirective
 
-    def _type_class(self, op_type: type[IRDLOperation]) -> type[ParametrizedAttribute]:
-        op_def = op_type.get_irdl_definition()
-        inner = self.type.inner
-        defs = op_def.operands if isinstance(inner, OperandVariable) else op_def.results
-        (base,) = defs[inner.index][1].constr.get_bases() or (None,)  # pyright: ignore
-        assert base is not None and issubclass(base, ParametrizedAttribute)
-        return base
-
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        type_ = parser.parse_optional_type()
-        if type_ is None:
-            base = self._type_class(state.op_type)
-            type_ = base.new(base.parse_parameters(parser))
+        type_ = parser.parse_optional_type() or self.TYPE.new(self.TYPE.parse_parameters(parser))
+        if not isinstance(type_, self.TYPE):
+            parser.raise_error(f"expected {self.TYPE.name} type, got {type_}")
         self.type.set(state, (type_,))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         (type_,) = self.type.get(op)
-        assert isinstance(type_, ParametrizedAttribute)
+        assert isinstance(type_, self.TYPE)
         state.print_whitespace(printer)
         type_.print_parameters(printer)
+
+
+@irdl_custom_directive
+class PtrType(_DialectTypeDirective):
+    """`custom<PtrType>(type($x))`: `<f32>` for `!tt.ptr<f32>`."""
+
+    TYPE = PointerType
+    type: TypeDirective
+
+
+@irdl_custom_directive
+class TensorDescBody(_DialectTypeDirective):
+    """`custom<TensorDescBody>(type($x))`: `<16x32xf32>` for `!tt.tensordesc<16x32xf32>`."""
+
+    TYPE = TensorDescType
+    type: TypeDirective
 
 
 _I32_ATTR = IntegerAttr.constr(type=i32)
@@ -1447,9 +1455,9 @@ class AdvanceOp(IRDLOperation):
 
     traits = tt_traits(Pure())
     assembly_format = (
-        "$ptr `,` `[` $offsets `]` attr-dict `:` custom<StrippedType>(type($result))"
+        "$ptr `,` `[` $offsets `]` attr-dict `:` custom<PtrType>(type($result))"
     )
-    custom_directives = (StrippedType,)
+    custom_directives = (PtrType,)
 
     def verify_(self) -> None:
         _block_rank(self.result.type, len(self.offsets), "offsets")
@@ -2003,8 +2011,8 @@ class DotScaledOp(IRDLOperation):
         a, b, c = (shape_of(v.type) for v in (self.a, self.b, self.c))
         if len(a) < 2:
             raise VerifyException("operands must be at least 2D")
-        lhs_packed = self.a_elem_type == ScaleDotElemType.E2M1.attr and self._packs("lhs_k_pack")
-        rhs_packed = self.b_elem_type == ScaleDotElemType.E2M1.attr and self._packs("rhs_k_pack")
+        lhs_packed = self.a_elem_type == ScaleDotElemType.E2M1.attr and self.lhs_k_pack.value.data
+        rhs_packed = self.b_elem_type == ScaleDotElemType.E2M1.attr and self.rhs_k_pack.value.data
         k_a = a[-1] * (2 if lhs_packed else 1)
         k_b = b[-2] * (2 if rhs_packed else 1)
         if k_a != k_b:
@@ -2014,10 +2022,6 @@ class DotScaledOp(IRDLOperation):
                 raise VerifyException(
                     f"scales {what} dimension must match the operand {what} dimension"
                 )
-
-    def _packs(self, name: str) -> bool:
-        flag = self.properties.get(name, BoolAttr.from_bool(True))
-        return isinstance(flag, BoolAttr) and flag.value.data == 1
 
 
 @irdl_op_definition
@@ -2123,9 +2127,9 @@ class MakeTensorDescOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
     assembly_format = (
         "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict "
-        "`:` custom<StrippedType>(type($base)) `,` custom<StrippedType>(type($result))"
+        "`:` custom<PtrType>(type($base)) `,` custom<TensorDescBody>(type($result))"
     )
-    custom_directives = (StrippedType,)
+    custom_directives = (PtrType, TensorDescBody)
 
     def verify_(self) -> None:
         desc = self.result.type
