@@ -61,7 +61,8 @@ class CompiledKernel:
     """Indices of buffer arguments the kernel stores to (written back after a launch)."""
 
 
-def compile_module(module: ModuleOp) -> list[CompiledKernel]:
+def compile_module(module: Operation) -> list[CompiledKernel]:
+    """Every tile.kernel in `module` (or `module` itself, if a kernel)."""
     kernels = [op for op in module.walk() if isinstance(op, tile.KernelOp)]
     if not kernels:
         raise CompileError(module, "holds no tile.kernel (lower with tnpu-to-tile first)")

@@ -10,7 +10,6 @@ difference is reported as an error of this rung, not averaged away.
 from __future__ import annotations
 
 import os
-import time
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -19,8 +18,9 @@ from tnpu.backend_riscv.codegen import CompiledKernel, compile_module
 from tnpu.backend_riscv.launch import KernelSpec, LaunchError, launch
 from tnpu.context import tnpu_context
 from tnpu.diagnostics import CompileError
+from tnpu.execution import tile_rung
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import RunContext, RungResult
+from tnpu.execution.rungs import RunContext, RungResult, _one_line, _timed, register_rung
 from tnpu.registry import ALL_PASSES
 
 DEFAULT_VLENS = (128, 256, 512)
@@ -39,21 +39,18 @@ def configured_vlens() -> tuple[int, ...]:
 
 def lower_to_tile(module: ModuleOp) -> ModuleOp:
     """A copy of an imported TTIR module, lowered to fused tile IR for this target."""
-    ctx = tnpu_context()
-    lowered = module.clone()
-    ALL_PASSES["tnpu-to-tile"]()().apply(ctx, lowered)
+    lowered = tile_rung.lower_to_tile(module)
     if "expand-math" in ALL_PASSES:
         expand = ALL_PASSES["expand-math"]()
-        expand(native=",".join(NATIVE_MATH)).apply(ctx, lowered)  # type: ignore[call-arg]
+        expand(native=",".join(NATIVE_MATH)).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
     return lowered
 
 
 def compile_for_case(module: ModuleOp, kernel_name: str) -> CompiledKernel:
-    kernels = compile_module(lower_to_tile(module))
-    for kernel in kernels:
-        if kernel.name == kernel_name:
-            return kernel
-    return kernels[0]
+    """The compiled kernel `kernel_name` of an imported TTIR module."""
+    lowered = lower_to_tile(module)
+    (kernel,) = compile_module(tile_rung.tile_kernel(lowered, kernel_name))
+    return kernel
 
 
 class QemuRung:
@@ -66,17 +63,14 @@ class QemuRung:
         self.vlens = vlens
 
     def run(self, context: RunContext) -> RungResult:
-        start = time.perf_counter()
-        result = self._run(context)
-        result.seconds = time.perf_counter() - start
-        return result
+        return _timed(self.name, lambda: self._run(context))
 
     def _run(self, context: RunContext) -> RungResult:
         case = context.case
         try:
             kernel = compile_for_case(context.module, case.kernel_name)
         except CompileError as error:
-            return RungResult(self.name, "refused", message=" ".join(str(error).split()))
+            return RungResult(self.name, "refused", message=_one_line(error))
         names = list(case.args)
         arguments: list[object] = []
         storages: list[np.ndarray | None] = []
@@ -102,4 +96,7 @@ class QemuRung:
                         message=f"'{name}' differs between VLEN {vlens[0]} and {vlen}",
                     )  # fmt: skip
         buffers = {n: s for n, s in zip(names, first) if s is not None}
-        return RungResult(self.name, "ok", buffers, notes={"vlens": list(vlens)})
+        return RungResult(self.name, "ok", buffers, notes={"vlens": [str(v) for v in vlens]})
+
+
+register_rung(QemuRung())
