@@ -1,0 +1,130 @@
+"""The tile-operation graph: nodes per unit, data edges, loops and branches as structure."""
+
+from __future__ import annotations
+
+import pytest
+from timing_kernels import matmul, npu, parse_kernel, vector_add
+
+from tnpu.diagnostics import CompileError
+from tnpu.timing.cost_model import TileCostModel, Unit
+from tnpu.timing.tog import BranchNode, Dependency, LoopNode, OpNode, TileOperationGraph
+
+
+def build(text: str) -> TileOperationGraph:
+    return TileOperationGraph.build(parse_kernel(text), TileCostModel(npu()))
+
+
+def test_vector_add_is_two_loads_a_map_and_a_store():
+    graph = build(vector_add(256)).graph
+    assert [(n.op.name, n.unit) for n in graph.nodes] == [
+        ("tile.load", Unit.DMA), ("tile.load", Unit.DMA),
+        ("tile.map", Unit.VECTOR), ("tile.store", Unit.DMA),
+    ]
+    assert [n.deps for n in graph.nodes] == [
+        (), (), (Dependency(0), Dependency(1)), (Dependency(2),),
+    ]
+    assert graph.tile_bytes == 3 * 256 * 4
+    assert graph.nodes[2].compute is not None and graph.nodes[0].compute is None
+
+
+def test_a_loop_is_one_node_whose_body_accumulates_through_the_matrix_unit():
+    graph = build(matmul(128, 128, 64)).graph
+    kinds = [type(n).__name__ for n in graph.nodes]
+    assert kinds == ["OpNode", "LoopNode", "OpNode"]
+    broadcast, loop, store = graph.nodes
+    assert isinstance(loop, LoopNode) and loop.deps == (Dependency(0),)
+    assert store.deps == (Dependency(1),)
+    load_a, load_b, product = loop.body.nodes
+    assert product.deps == (Dependency(0), Dependency(1))
+    # The accumulator comes from the previous iteration's matmul: chained, so the
+    # next product streams right behind it.
+    assert product.carried_deps == (Dependency(2, chained=True),)
+    assert loop.body.tile_bytes == 4 * (128 * 64 + 64 * 128 + 128 * 128)
+    assert graph.scratchpad_bytes(2) == graph.tile_bytes + 2 * loop.body.tile_bytes
+
+
+def test_scalar_arithmetic_and_reshapes_pass_their_producers_on():
+    graph = build("""
+tile.kernel @k(%x: !tile.buffer<f32>, %i: !tile.buffer<i32>) {
+  %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  %r = tile.reshape %t : tensor<64xf32> -> tensor<8x8xf32>
+  %s = tile.reduce %t {axis = 0 : i32} : tensor<64xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.addf %a, %b : f32
+    tile.yield %m : f32
+  }
+  %n = arith.fptosi %s : f32 to i32
+  %idx = arith.index_cast %n : i32 to index
+  %u = tile.load %x[%idx] strides [8, 1] : !tile.buffer<f32> -> tensor<8x8xf32>
+  %v = tile.map %r, %u : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %b : f32
+    tile.yield %m : f32
+  }
+  tile.return
+}""").graph
+    names = [n.op.name for n in graph.nodes]
+    assert names == ["tile.load", "tile.reduce", "tile.load", "tile.map"]
+    # The second load's offset comes from the reduction; the map reads the first
+    # load through the reshape.
+    assert graph.nodes[2].deps == (Dependency(1),)
+    assert graph.nodes[3].deps == (Dependency(0), Dependency(2))
+
+
+def test_a_branch_holds_both_regions():
+    graph = build("""
+tile.kernel @k(%x: !tile.buffer<f32>, %n: i32) {
+  %pid = tile.program_id {axis = 0 : i32} : i32
+  %first = arith.cmpi eq, %pid, %n : i32
+  scf.if %first {
+    %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+    tile.store %t, %x[64] strides [1] : tensor<64xf32>, !tile.buffer<f32>
+  }
+  tile.return
+}""").graph
+    [branch] = graph.nodes
+    assert isinstance(branch, BranchNode)
+    then, otherwise = branch.branches
+    assert [n.op.name for n in then.nodes] == ["tile.load", "tile.store"]
+    assert otherwise.nodes == []
+
+
+def test_an_op_the_npu_cannot_run_is_refused_with_its_name():
+    with pytest.raises(CompileError, match="the timer does not know 'arith.addf'"):
+        build("""
+tile.kernel @k(%x: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  %s = arith.addf %t, %t : tensor<64xf32>
+  tile.return
+}""")
+
+
+def test_while_loops_carry_values_from_the_after_region():
+    graph = build("""
+tile.kernel @k(%x: !tile.buffer<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero : f32 -> tensor<64xf32>
+  %r:2 = scf.while (%i = %c0, %acc = %init) : (i32, tensor<64xf32>) -> (i32, tensor<64xf32>) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %acc : i32, tensor<64xf32>
+  } do {
+  ^bb0(%j: i32, %a: tensor<64xf32>):
+    %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+    %s = tile.map %t, %a : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %m = arith.addf %p, %q : f32
+      tile.yield %m : f32
+    }
+    %c1 = arith.constant 1 : i32
+    %k = arith.addi %j, %c1 : i32
+    scf.yield %k, %s : i32, tensor<64xf32>
+  }
+  tile.return
+}""").graph
+    _, loop = graph.nodes
+    assert isinstance(loop, LoopNode)
+    load, add = loop.body.nodes
+    assert isinstance(add, OpNode)
+    assert add.deps == (Dependency(0),)
+    assert add.carried_deps == (Dependency(1),)

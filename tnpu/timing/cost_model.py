@@ -1,0 +1,398 @@
+"""The analytical cost of each tile op on the modeled NPU.
+
+A cost model is a small interface over ops, as xDSL's
+`BlockThroughputCostModel` is over blocks: `TileCostModel.compute_cost(op)`
+for the vector and matrix units, `TileCostModel.transfer_cost(...)` for the
+DMA.  Each formula lives in one function below, with its assumptions; the
+functions take plain numbers, so tests check them against closed forms.
+
+Every cost separates *busy* cycles (the unit is occupied; the next op on it
+waits) from *latency* (further cycles before the result is usable; the unit
+is already free), because the units are pipelined.  Every compute cost also
+carries its *ideal* cycles: its work at the unit's peak rate, never more than
+its busy cycles.  The launch's roofline sums them.
+
+Scalar ops (`arith` on scalars, program ids, loop bounds) cost nothing: the
+core's scalar unit computes addresses ahead of the units it feeds.  A
+`tile.reshape` costs nothing either: it renames a tile without moving it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
+from xdsl.ir import Attribute, Block, Operation
+from xdsl.traits import IsTerminator
+
+from tnpu.dialects import tile
+from tnpu.timing.npu_config import NPUConfig
+
+
+class Unit(Enum):
+    DMA = "dma"
+    VECTOR = "vector"
+    MATRIX = "matrix"
+
+
+@dataclass(frozen=True)
+class ComputeCost:
+    """A vector or matrix op's time on its unit, and its work."""
+
+    unit: Unit
+    busy_cycles: int
+    """Cycles the unit is occupied; the next op on the unit starts after them."""
+    latency_cycles: int
+    """Cycles from the end of the busy time until the result is usable."""
+    ideal_cycles: float
+    """The op's work at the unit's peak rate (at most `busy_cycles`)."""
+    flops: int
+    """Floating-point operations (a multiply-add counts two)."""
+
+
+@dataclass(frozen=True)
+class TransferCost:
+    """A DMA transfer: the bytes it moves, and what the DRAM serves for it."""
+
+    read_bytes: int
+    written_bytes: int
+    dram_bytes: int
+    """Bytes the DRAM moves: whole requests, at least the bytes transferred."""
+    latency_cycles: int
+    """From the transfer's last DRAM request to its data in place."""
+
+
+# ---------------------------------------------------------------------------
+# DMA
+# ---------------------------------------------------------------------------
+
+
+def structured_transfer_bytes(
+    tile_shape: tuple[int, ...],
+    element_bytes: int,
+    lower: list[np.ndarray],
+    upper: list[np.ndarray],
+    strides: list[np.ndarray],
+    request_bytes: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes transferred, bytes the DRAM serves) of a strided box, elementwise over
+    launch points (the bounds and strides are arrays broadcast together).
+
+    * Dimension `d` moves `clip(min(upper, size) - max(lower, 0), 0)` elements;
+      one read with stride 0 repeats the same elements, fetched once.
+    * The DRAM serves contiguous *runs* in whole requests of `request_bytes`:
+      walking from the innermost dimension, a dimension extends the run while
+      its stride equals the run's length in elements (a partial inner
+      dimension ends the run, as it leaves a gap).  Each run costs
+      `ceil(run bytes / request_bytes)` requests.
+    * Runs are assumed to start on a request boundary (buffers are allocated
+      aligned and tiles are usually multiples of the request size); a mask
+      tile does not shrink the box (its lanes are not known before the data).
+    """
+    extents = []
+    for size, low, high, stride in zip(tile_shape, lower, upper, strides, strict=True):
+        extent = np.clip(np.minimum(high, size) - np.maximum(low, 0), 0, None)
+        extents.append(np.where(stride == 0, np.minimum(extent, 1), extent))
+    elements = np.prod(np.broadcast_arrays(1, *extents), axis=0)
+    run = np.ones_like(elements)
+    contiguous = np.ones(elements.shape, bool)
+    for extent, stride in zip(reversed(extents), reversed(strides)):
+        counts = extent > 1
+        extends = contiguous & (np.abs(stride) == run)
+        run = np.where(counts & extends, run * extent, run)
+        contiguous &= ~counts | extends
+    runs = np.where(elements > 0, elements // np.maximum(run, 1), 0)
+    requests_per_run = -(-(run * element_bytes) // request_bytes)
+    return elements * element_bytes, runs * requests_per_run * request_bytes
+
+
+def indexed_transfer_bytes(
+    elements: int, element_bytes: int, request_bytes: int
+) -> tuple[int, int]:
+    """(bytes transferred, bytes the DRAM serves) of a gather or scatter.
+
+    Indices are data, unknown before the kernel runs: each element is taken
+    to be its own DRAM request (the random-access case), and every lane
+    active.
+    """
+    return elements * element_bytes, elements * max(element_bytes, request_bytes)
+
+
+# ---------------------------------------------------------------------------
+# Vector unit
+# ---------------------------------------------------------------------------
+
+
+def vectors(elements: int, width: int) -> int:
+    """Vector-unit passes over `elements` at `width` elements per pass."""
+    return -(-elements // width)
+
+
+def reduction_cycles(
+    shape: tuple[int, ...],
+    axis: int,
+    width: int,
+    combine: tuple[int, int],
+    cross_lane: tuple[int, int],
+) -> tuple[int, int]:
+    """(busy, latency) of reducing `shape` along `axis` with a combiner.
+
+    `combine` and `cross_lane` are (issue cycles per vector, latency).  The
+    tile is laid out row-major across the vector width.  Let `n` be the
+    axis's length and `inner` the elements after it.  When `inner < width`,
+    the axis lies partly across lanes: a segment of `s = min(n, width //
+    inner)` of its elements shares a vector.  The reduction
+    1. folds the `n - s` elements beyond the segment elementwise, vector by
+       vector, into it (`(n - s) * outputs` combines, a tree of depth
+       `log2(ceil(n / s))`);
+    2. combines the segment across lanes in `ceil(log2 s)` steps, each a lane
+       permute and a combine over the folded vectors.
+    """
+    n = shape[axis]
+    inner = math.prod(shape[axis + 1 :])
+    outputs = math.prod(shape) // n
+    segment = min(n, max(1, width // inner)) if inner < width else 1
+    steps = math.ceil(math.log2(segment)) if segment > 1 else 0
+    (combine_issue, combine_latency), (lane_issue, lane_latency) = combine, cross_lane
+    busy = vectors((n - segment) * outputs, width) * combine_issue + steps * vectors(
+        outputs * segment, width
+    ) * (lane_issue + combine_issue)
+    folds = -(-n // segment)
+    tree_depth = math.ceil(math.log2(folds)) if folds > 1 else 0
+    latency = tree_depth * combine_latency + steps * (lane_latency + combine_latency)
+    return busy, latency
+
+
+def scan_cycles(
+    shape: tuple[int, ...],
+    axis: int,
+    width: int,
+    combine: tuple[int, int],
+    cross_lane: tuple[int, int],
+) -> tuple[int, int]:
+    """(busy, latency) of an inclusive scan of `shape` along `axis`.
+
+    With `n`, `inner` and the lane segment `s` as for a reduction: each
+    vector is scanned across lanes by Kogge-Stone in `ceil(log2 s)` steps
+    (a permute and a combine each, over every vector); when the axis is longer
+    than a segment, the `ceil(n / s)` chunks are then chained serially, each
+    combining the previous chunk's last element (broadcast across lanes when
+    `s > 1`) into every vector.
+    """
+    n = shape[axis]
+    inner = math.prod(shape[axis + 1 :])
+    segment = min(n, max(1, width // inner)) if inner < width else 1
+    steps = math.ceil(math.log2(segment)) if segment > 1 else 0
+    (combine_issue, combine_latency), (lane_issue, lane_latency) = combine, cross_lane
+    passes = vectors(math.prod(shape), width)
+    chunks = -(-n // segment)
+    carry_issue = combine_issue + (lane_issue if segment > 1 else 0)
+    busy = steps * passes * (lane_issue + combine_issue) + (chunks > 1) * passes * carry_issue
+    latency = steps * (lane_latency + combine_latency) + (chunks - 1) * combine_latency
+    return busy, latency
+
+
+# ---------------------------------------------------------------------------
+# Matrix unit
+# ---------------------------------------------------------------------------
+
+
+def systolic_matmul_cycles(
+    batch: int, m: int, n: int, k: int, rows: int, cols: int, arrays: int
+) -> tuple[int, int]:
+    """(busy, latency) of `acc + a @ b`, a: (m, k), b: (k, n), on weight-stationary arrays.
+
+    The arrays hold `b` in `rows x cols` blocks ("folds"); per fold the `m`
+    rows of `a` stream through, one per cycle.  Folds are spread evenly over
+    the core's arrays.  Weights are double-buffered, as in the TPU: the next
+    fold's weights (`rows` cycles to shift in) load while the current one
+    streams, so a fold occupies its array `max(m, rows)` cycles.  Latency
+    is the first weight load plus the skew: the last row's partial sums
+    leave the array `rows + cols - 1` cycles after it enters.  Each PE is
+    taken to do one multiply-accumulate of the operands' type per cycle.
+    """
+    folds = batch * -(-k // rows) * -(-n // cols)
+    busy = -(-folds // arrays) * max(m, rows)
+    return busy, 2 * rows + cols - 1
+
+
+# ---------------------------------------------------------------------------
+# The model
+# ---------------------------------------------------------------------------
+
+
+def element_bits(type_: Attribute) -> int:
+    """Bits an element of a tile or scalar type takes in a vector register (i1: 8)."""
+    element = tile.element_type_of(type_)
+    if isinstance(element, IntegerType):
+        return max(8, element.width.data)
+    if isinstance(element, IndexType):
+        return 64
+    return element.bitwidth  # type: ignore[attr-defined]
+
+
+_MOVES = frozenset(
+    {"arith.constant", "arith.select", "arith.bitcast", "arith.extf", "arith.truncf",
+     "arith.sitofp", "arith.uitofp"}
+)
+"""Ops with float results that compute nothing: they move or convert bits."""
+
+
+def _flops(op: Operation) -> int:
+    """Floating-point operations of one scalar op (a fused multiply-add counts two)."""
+    if op.name in _MOVES or not any(isinstance(t, AnyFloat) for t in op.result_types):
+        return 0
+    return 2 if op.name == "math.fma" else 1
+
+
+@dataclass(frozen=True)
+class _BodyCost:
+    """A scalar region applied per element: its issue cycles, critical path and flops."""
+
+    issue: int
+    latency: int
+    flops: int
+
+
+class TileCostModel:
+    """Analytical costs of tile ops on one NPU (formulas above)."""
+
+    def __init__(self, npu: NPUConfig):
+        self.npu = npu
+        self.cross_lane = (npu.op_issue("cross_lane"), npu.op_latency("cross_lane"))
+
+    def width(self, op: Operation) -> int:
+        """Elements per vector pass: set by the op's widest element type."""
+        types = [*op.operand_types, *op.result_types]
+        return self.npu.vector_width(max(element_bits(t) for t in types))
+
+    def body_cost(self, block: Block) -> _BodyCost:
+        """Issue cycles summed over the body's ops; latency along its longest chain.
+
+        Constants are materialized once, not per element.
+        """
+        ready: dict[object, int] = {}
+        issue = flops = latency = 0
+        for op in block.ops:
+            if op.has_trait(IsTerminator) or isinstance(op, arith.ConstantOp):
+                continue
+            nested = [inner for inner in op.walk() if not inner.has_trait(IsTerminator)]
+            issue += sum(self.npu.op_issue(inner.name) for inner in nested)
+            flops += sum(_flops(inner) for inner in nested)
+            start = max((ready.get(operand, 0) for operand in op.operands), default=0)
+            finish = start + sum(self.npu.op_latency(inner.name) for inner in nested)
+            ready.update((result, finish) for result in op.results)
+            latency = max(latency, finish)
+        return _BodyCost(issue, latency, flops)
+
+    def compute_cost(self, op: Operation) -> ComputeCost:
+        """The cost of a vector or matrix op."""
+        if isinstance(op, tile.MatmulOp):
+            return self.matmul_cost(op)
+        if isinstance(op, tile.MapOp):
+            return self.map_cost(op)
+        if isinstance(op, tile.ReduceOp | tile.ScanOp):
+            return self.combine_cost(op)
+        if isinstance(op, tile.TransposeOp):
+            return self.pass_cost(op, tile.element_count(op.result.type), *self.cross_lane)
+        if isinstance(op, tile.BroadcastOp | tile.IotaOp):
+            count = tile.element_count(op.result.type)
+            return self.pass_cost(op, count, 1, self.npu.op_latency("default"))
+        if isinstance(op, tile.AssertOp):
+            count = tile.element_count(op.condition.type)
+            return self.pass_cost(op, count, 1, self.npu.op_latency("default"))
+        raise ValueError(f"{op.name} is not a vector or matrix op")
+
+    def pass_cost(self, op: Operation, elements: int, issue: int, latency: int) -> ComputeCost:
+        """One pass over `elements`, `issue` cycles per vector."""
+        width = self.width(op)
+        return ComputeCost(
+            Unit.VECTOR, vectors(elements, width) * issue, latency, elements * issue / width, 0
+        )
+
+    def map_cost(self, op: tile.MapOp) -> ComputeCost:
+        """A fused elementwise body: every vector goes through every body op.
+
+        A body with no ops still writes its result: one pass.
+        """
+        body = self.body_cost(op.body.block)
+        issue = max(body.issue, 1)
+        elements = op.element_count()
+        latency = body.latency or self.npu.op_latency("default")
+        cost = self.pass_cost(op, elements, issue, latency)
+        return ComputeCost(
+            cost.unit, cost.busy_cycles, cost.latency_cycles, cost.ideal_cycles,
+            elements * body.flops,
+        )
+
+    def combine_cost(self, op: tile.ReduceOp | tile.ScanOp) -> ComputeCost:
+        """A reduction or scan: `reduction_cycles` / `scan_cycles` with the combiner's costs."""
+        body = self.body_cost(op.combiner.block)
+        combine = (max(body.issue, 1), body.latency)
+        shape = tile.shape_of(op.inputs[0].type)
+        axis = op.axis.value.data
+        width = self.width(op)
+        formula = reduction_cycles if isinstance(op, tile.ReduceOp) else scan_cycles
+        busy, latency = formula(shape, axis, width, combine, self.cross_lane)
+        combines = math.prod(shape) // shape[axis] * (shape[axis] - 1)
+        return ComputeCost(
+            Unit.VECTOR, busy, latency, combines * combine[0] / width, combines * body.flops
+        )
+
+    def matmul_cost(self, op: tile.MatmulOp) -> ComputeCost:
+        batch, m, n, k = op.dims()
+        npu = self.npu
+        busy, latency = systolic_matmul_cycles(
+            batch, m, n, k,
+            npu.systolic_array_rows, npu.systolic_array_cols, npu.num_systolic_array_per_core,
+        )
+        return ComputeCost(
+            Unit.MATRIX, busy, latency, batch * m * n * k / npu.macs_per_cycle,
+            op.operation_count(),
+        )
+
+    def indexed_transfer_cost(self, op: tile.IndexedAccess) -> TransferCost:
+        """Gather, scatter and atomics (`indexed_transfer_bytes`).
+
+        An atomic reads and writes each element: twice the DRAM requests.
+        """
+        value_type = op.result.type if isinstance(op, tile.GatherOp) else op.value.type
+        payload, dram = indexed_transfer_bytes(
+            op.tile_elements(),
+            tile.element_bytes(tile.element_type_of(value_type)),
+            self.npu.dram_req_size,
+        )
+        latency = self.npu.dram_latency_cycles
+        if isinstance(op, tile.GatherOp):
+            return TransferCost(payload, 0, dram, latency)
+        if isinstance(op, tile.ScatterOp):
+            return TransferCost(0, payload, dram, latency)
+        return TransferCost(payload, payload, 2 * dram, latency)
+
+    def structured_transfer_costs(
+        self,
+        op: tile.StructuredTransfer,
+        lower: list[np.ndarray],
+        upper: list[np.ndarray],
+        strides: list[np.ndarray],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(bytes transferred, DRAM bytes) of a load or store at every launch point."""
+        return structured_transfer_bytes(
+            op.tile_type.get_shape(),
+            tile.element_bytes(op.element_type),
+            lower,
+            upper,
+            strides,
+            self.npu.dram_req_size,
+        )
+
+    def transfer_cost(self, op: tile.StructuredTransfer, payload: int, dram: int) -> TransferCost:
+        """A load or store moving `payload` bytes with `dram` bytes of requests."""
+        latency = self.npu.dram_latency_cycles
+        if isinstance(op, tile.LoadOp):
+            return TransferCost(payload, 0, dram, latency)
+        return TransferCost(0, payload, dram, latency)

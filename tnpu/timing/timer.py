@@ -1,0 +1,97 @@
+"""Timing a kernel, a case or a sequence of them: the entry points of `tnpu.timing`.
+
+    timer = KernelTimer(kernel, load_npu_config("tpuv3"))
+    report = timer.time(Launch(grid=(64, 1, 1), arguments=[None, None, None, 16384]))
+
+A `KernelTimer` builds the kernel's TOG once; each `time` binds a launch
+and simulates it, so one compiled kernel is re-timed for every shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import ModuleOp
+
+from tnpu.context import tnpu_context
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import tile
+from tnpu.execution.case import Case, TensorArg
+from tnpu.registry import ALL_PASSES
+from tnpu.timing.cost_model import TileCostModel
+from tnpu.timing.launch import BoundLaunch, Launch, bind_launch
+from tnpu.timing.npu_config import NPUConfig
+from tnpu.timing.report import SequenceReport, TimingReport, report
+from tnpu.timing.simulator import SimulationOptions, Simulator
+from tnpu.timing.tog import TileOperationGraph
+
+
+class KernelTimer:
+    """One compiled `tile.kernel` on one NPU, timed for any launch."""
+
+    def __init__(self, kernel: tile.KernelOp, npu: NPUConfig):
+        self.npu = npu
+        self.cost_model = TileCostModel(npu)
+        self.tog = TileOperationGraph.build(kernel, self.cost_model)
+
+    def bind(self, launch: Launch) -> BoundLaunch:
+        return bind_launch(self.tog, self.cost_model, launch)
+
+    def time(self, launch: Launch, options: SimulationOptions = SimulationOptions()) -> TimingReport:
+        bound = self.bind(launch)
+        simulation = Simulator(self.npu, options).run(bound)
+        return report(
+            self.tog.name, self.npu, launch.grid, options.double_buffering, simulation,
+            bound.assumptions,
+        )
+
+
+def time_sequence(
+    launches: Sequence[tuple[KernelTimer, Launch]],
+    options: SimulationOptions = SimulationOptions(),
+) -> SequenceReport:
+    """Launches in order, each after the previous one has finished (kernel boundaries
+    are global barriers)."""
+    npus = {timer.npu.name for timer, _ in launches}
+    assert len(npus) <= 1, "a sequence runs on one NPU"
+    return SequenceReport(
+        npus.pop() if npus else "", [timer.time(launch, options) for timer, launch in launches]
+    )
+
+
+# ---------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------
+
+
+def lower_for_npu(module: ModuleOp, npu: NPUConfig) -> ModuleOp:
+    """A copy of an imported TTIR module lowered to tile IR, math expanded for `npu`."""
+    ctx = tnpu_context()
+    lowered = module.clone()
+    ALL_PASSES["tnpu-to-tile"]()().apply(ctx, lowered)
+    if "expand-math" in ALL_PASSES:
+        native = ",".join(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
+        ALL_PASSES["expand-math"]()(native=native).apply(ctx, lowered)  # type: ignore[call-arg]
+    return lowered
+
+
+def tile_kernel(module: ModuleOp, name: str) -> tile.KernelOp:
+    """The `tile.kernel` called `name` (the only one, whatever its name, if just one)."""
+    kernels = [op for op in module.walk() if isinstance(op, tile.KernelOp)]
+    if not kernels:
+        raise CompileError(module, "holds no tile.kernel")
+    named = [k for k in kernels if k.sym_name.data == name]
+    return named[0] if named else kernels[0]
+
+
+def case_launch(case: Case) -> Launch:
+    """The grid and scalar arguments a case launches with."""
+    return Launch(
+        case.grid,
+        [None if isinstance(arg, TensorArg) else arg.value for arg in case.args.values()],
+    )
+
+
+def case_timer(module: ModuleOp, case: Case, npu: NPUConfig) -> KernelTimer:
+    """A timer of a case's kernel, from its imported TTIR."""
+    return KernelTimer(tile_kernel(lower_for_npu(module, npu), case.kernel_name), npu)

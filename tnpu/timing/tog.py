@@ -1,0 +1,322 @@
+"""The tile-operation graph (TOG): what one program instance asks of the NPU's units.
+
+Built once per compiled kernel and NPU, from the `tile.kernel`:
+
+* one `OpNode` per DMA transfer (`load`, `store`, `gather`, `scatter`,
+  atomics), per vector op and per matrix op;
+* edges (`Dependency`) for the tiles and scalars one node reads from another;
+  scalar arithmetic, `tile.reshape` and other free ops pass their operands'
+  producers on, so an edge may stand for a chain of them;
+* loops and branches as structure: a `LoopNode` holds its body as a graph
+  that runs once per iteration, so a loop of a million iterations is one
+  node and its body; a `BranchNode` holds one graph per region of an
+  `scf.if`.  A body node may depend on nodes of the previous iteration
+  (`carried_deps`), through the loop's iteration values.
+
+Compute nodes carry their cost: tile shapes are static.  A structured DMA's
+bytes depend on its bounds and strides, known only at launch:
+`tnpu.timing.launch` evaluates them for every program instance and
+iteration, then the simulator runs the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import tile
+from tnpu.timing.cost_model import ComputeCost, TileCostModel, TransferCost, Unit
+
+FREE_TILE_OPS = (tile.ReshapeOp, tile.ProgramIdOp, tile.NumProgramsOp, tile.BufferCastOp)
+"""Tile ops that occupy no unit: a reshape renames a tile, the others are scalars."""
+
+VECTOR_OPS = (
+    tile.MapOp,
+    tile.ReduceOp,
+    tile.ScanOp,
+    tile.BroadcastOp,
+    tile.IotaOp,
+    tile.TransposeOp,
+    tile.AssertOp,
+)
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """An edge from the node at `node` (an index in the same graph)."""
+
+    node: int
+    chained: bool = False
+    """Satisfied when the producer releases its unit rather than when its result
+    is ready: a matmul accumulating into the previous matmul's accumulator
+    streams right behind it (the partial sums stay in the array's accumulators)."""
+
+
+@dataclass(eq=False)
+class OpNode:
+    """A DMA transfer, vector op or matrix op."""
+
+    index: int
+    op: Operation
+    unit: Unit
+    deps: tuple[Dependency, ...]
+    carried_deps: tuple[Dependency, ...] = ()
+    """On nodes of the previous iteration of the enclosing loop."""
+    compute: ComputeCost | None = None
+    """Vector and matrix ops: fixed by the tile shapes."""
+    transfer: TransferCost | None = None
+    """Gathers, scatters and atomics: fixed by the index tile's shape.  A
+    structured load or store has none: its bytes depend on the launch."""
+
+
+@dataclass(eq=False)
+class LoopNode:
+    """An `scf.for` or `scf.while`: its body runs once per iteration."""
+
+    index: int
+    op: Operation
+    deps: tuple[Dependency, ...]
+    body: TileGraph
+    carried_deps: tuple[Dependency, ...] = ()
+
+
+@dataclass(eq=False)
+class BranchNode:
+    """An `scf.if`: one graph per region; the launch decides which runs."""
+
+    index: int
+    op: Operation
+    deps: tuple[Dependency, ...]
+    branches: tuple[TileGraph, ...]
+    carried_deps: tuple[Dependency, ...] = ()
+
+
+Node = OpNode | LoopNode | BranchNode
+
+
+@dataclass(eq=False)
+class TileGraph:
+    """The nodes of one block, in program order (a topological order)."""
+
+    nodes: list[Node] = field(default_factory=list)
+    tile_bytes: int = 0
+    """Scratchpad bytes of the tiles this block's ops define (nested blocks not included)."""
+
+    def node_for(self, op: Operation) -> Node | None:
+        return next((node for node in self.nodes if node.op is op), None)
+
+    def scratchpad_bytes(self, loop_buffers: int) -> int:
+        """Bytes the graph's tiles occupy, each loop body `loop_buffers` times over."""
+        total = self.tile_bytes
+        for node in self.nodes:
+            if isinstance(node, LoopNode):
+                total += loop_buffers * node.body.scratchpad_bytes(loop_buffers)
+            elif isinstance(node, BranchNode):
+                total += max(g.scratchpad_bytes(loop_buffers) for g in node.branches)
+        return total
+
+
+@dataclass(eq=False)
+class TileOperationGraph:
+    """The TOG of one `tile.kernel`."""
+
+    kernel: tile.KernelOp
+    graph: TileGraph
+
+    @staticmethod
+    def build(kernel: tile.KernelOp, cost_model: TileCostModel) -> TileOperationGraph:
+        return TileOperationGraph(kernel, _GraphBuilder(cost_model).build(kernel.body.block))
+
+    @property
+    def name(self) -> str:
+        return self.kernel.sym_name.data
+
+
+def _tile_bytes(value: SSAValue) -> int:
+    type_ = value.type
+    if not isinstance(type_, TensorType):
+        return 0
+    return tile.element_count(type_) * tile.element_bytes(type_.element_type)
+
+
+def _inputs(op: Operation) -> list[SSAValue]:
+    """Values `op` reads: its operands and what its regions use from outside it."""
+    inputs = list(op.operands)
+    for inner in op.walk():
+        if inner is op:
+            continue
+        inputs.extend(v for v in inner.operands if not op.is_ancestor(_owner_op(v)))
+    return inputs
+
+
+def _owner_op(value: SSAValue) -> Operation:
+    """The op defining `value`, or the op whose region holds the block defining it."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        parent = owner.parent_op()
+        assert parent is not None
+        return parent
+    return owner
+
+
+class _GraphBuilder:
+    """Builds the graph of one block, tracking which nodes produce each value."""
+
+    def __init__(
+        self, cost_model: TileCostModel, iteration_values: Sequence[SSAValue] = ()
+    ):
+        self.cost_model = cost_model
+        self.graph = TileGraph()
+        self.producers: dict[SSAValue, frozenset[int]] = {}
+        """Value -> nodes of this graph it derives from."""
+        self.carried: dict[SSAValue, frozenset[int]] = {
+            value: frozenset({position}) for position, value in enumerate(iteration_values)
+        }
+        """Value -> positions of the loop's iteration values it derives from."""
+        self.carried_uses: dict[int, list[tuple[frozenset[int], bool]]] = {}
+        """Node -> (iteration-value positions it reads, whether as a matmul accumulator)."""
+
+    def build(self, block: Block) -> TileGraph:
+        for op in block.ops:
+            self.add(op)
+        return self.graph
+
+    def forward(self, targets: Sequence[SSAValue], sources: Sequence[SSAValue]) -> None:
+        """Block arguments `targets` receive `sources` (`scf.condition` to the after region)."""
+        for target, source in zip(targets, sources, strict=True):
+            self.producers[target] = self.producers.get(source, frozenset())
+            self.carried[target] = self.carried.get(source, frozenset())
+
+    def sources(self, values: Iterable[SSAValue]) -> tuple[frozenset[int], frozenset[int]]:
+        """(nodes, iteration-value positions) that `values` derive from."""
+        nodes: set[int] = set()
+        positions: set[int] = set()
+        for value in values:
+            nodes |= self.producers.get(value, frozenset())
+            positions |= self.carried.get(value, frozenset())
+        return frozenset(nodes), frozenset(positions)
+
+    def add(self, op: Operation) -> None:
+        if op.has_trait(IsTerminator):
+            return
+        if isinstance(op, scf.ForOp | scf.WhileOp):
+            self.add_loop(op)
+        elif isinstance(op, scf.IfOp):
+            self.add_branch(op)
+        elif isinstance(op, tile.StructuredTransfer):
+            self.add_node(op, Unit.DMA)
+        elif isinstance(op, tile.IndexedAccess):
+            self.add_node(op, Unit.DMA, transfer=self.cost_model.indexed_transfer_cost(op))
+        elif isinstance(op, (*VECTOR_OPS, tile.MatmulOp)):
+            cost = self.cost_model.compute_cost(op)
+            self.add_node(op, cost.unit, compute=cost)
+        elif is_free(op):
+            self.pass_through(op)
+        else:
+            raise CompileError(op, f"the timer does not know '{op.name}' on the NPU")
+
+    def pass_through(self, op: Operation) -> None:
+        nodes, positions = self.sources(_inputs(op))
+        for result in op.results:
+            self.producers[result] = nodes
+            self.carried[result] = positions
+        if not isinstance(op, tile.ReshapeOp):
+            self.graph.tile_bytes += sum(_tile_bytes(r) for r in op.results)
+
+    def define(self, op: Operation, index: int) -> None:
+        for result in op.results:
+            self.producers[result] = frozenset({index})
+            self.carried[result] = frozenset()
+
+    def is_matmul(self, index: int) -> bool:
+        return isinstance(self.graph.nodes[index].op, tile.MatmulOp)
+
+    def deps_of(self, op: Operation) -> tuple[Dependency, ...]:
+        """Edges into the node `op` is about to become.
+
+        A matmul reading the previous matmul's result only as its accumulator
+        is chained to it.  Reads of iteration values are noted for
+        `resolve_carried`.
+        """
+        nodes, positions = self.sources(_inputs(op))
+        chained: frozenset[int] = frozenset()
+        accumulator_positions: frozenset[int] = frozenset()
+        if isinstance(op, tile.MatmulOp):
+            operand_nodes, _ = self.sources([op.lhs, op.rhs])
+            chained = frozenset(
+                n for n in self.producers.get(op.acc, ()) if self.is_matmul(n)
+            ) - operand_nodes
+            accumulator_positions = self.carried.get(op.acc, frozenset())
+        if positions:
+            self.carried_uses[len(self.graph.nodes)] = [
+                (positions - accumulator_positions, False),
+                (accumulator_positions, True),
+            ]
+        return tuple(Dependency(n, n in chained) for n in sorted(nodes))
+
+    def add_node(self, op: Operation, unit: Unit, **cost: ComputeCost | TransferCost) -> None:
+        node = OpNode(len(self.graph.nodes), op, unit, self.deps_of(op), **cost)  # type: ignore[arg-type]
+        self.graph.nodes.append(node)
+        self.define(op, node.index)
+        self.graph.tile_bytes += sum(_tile_bytes(r) for r in op.results)
+
+    def add_loop(self, op: scf.ForOp | scf.WhileOp) -> None:
+        deps = self.deps_of(op)
+        if isinstance(op, scf.ForOp):
+            body_block = op.body.block
+            builder = _GraphBuilder(self.cost_model, body_block.args[1:])
+            builder.build(body_block)
+        else:
+            before, body_block = op.before_region.block, op.after_region.block
+            builder = _GraphBuilder(self.cost_model, before.args)
+            builder.build(before)
+            condition = before.last_op
+            assert isinstance(condition, scf.ConditionOp)
+            builder.forward(body_block.args, condition.args)
+            builder.build(body_block)
+        builder.resolve_carried(body_block)
+        node = LoopNode(len(self.graph.nodes), op, deps, builder.graph)
+        self.graph.nodes.append(node)
+        self.define(op, node.index)
+
+    def add_branch(self, op: scf.IfOp) -> None:
+        deps = self.deps_of(op)
+        branches = []
+        for region in (op.true_region, op.false_region):
+            builder = _GraphBuilder(self.cost_model)
+            for block in region.blocks:
+                builder.build(block)
+            branches.append(builder.graph)
+        node = BranchNode(len(self.graph.nodes), op, deps, tuple(branches))
+        self.graph.nodes.append(node)
+        self.define(op, node.index)
+
+    def resolve_carried(self, body: Block) -> None:
+        """Turn reads of iteration values into edges to the previous iteration's producers."""
+        terminator = body.last_op
+        assert terminator is not None
+        yielded = [self.producers.get(v, frozenset()) for v in terminator.operands]
+        for index, uses in self.carried_uses.items():
+            deps = {
+                Dependency(n, accumulates and self.is_matmul(n))
+                for positions, accumulates in uses
+                for position in positions
+                for n in yielded[position]
+            }
+            self.graph.nodes[index].carried_deps = tuple(sorted(deps, key=lambda d: d.node))
+
+
+def is_free(op: Operation) -> bool:
+    """Whether `op` occupies no unit: scalar arithmetic, constants, reshapes, program ids."""
+    if isinstance(op, (*FREE_TILE_OPS, arith.ConstantOp)):
+        return True
+    touches_tiles = any(
+        isinstance(t, TensorType) for t in (*op.operand_types, *op.result_types)
+    )
+    return op.name.partition(".")[0] in ("arith", "math") and not touches_tiles
