@@ -137,8 +137,23 @@ def _check_inside(
         )
 
 
-def _write_in_order(elements: np.ndarray, addresses: np.ndarray, values: np.ndarray) -> None:
-    """`elements[addresses] = values` in order: of several writes to one element, the last wins."""
+def _read(elements: np.ndarray, addresses: np.ndarray, moved: np.ndarray | None, pad: Any) -> np.ndarray:
+    """The elements at `addresses` where `moved` holds (everywhere if None), `pad` elsewhere."""
+    if moved is None:
+        return elements[addresses]
+    result = np.full(addresses.shape, pad, elements.dtype)
+    result[moved] = elements[addresses[moved]]
+    return result
+
+
+def _write(elements: np.ndarray, addresses: np.ndarray, moved: np.ndarray | None, values: Any) -> None:
+    """Write `values` at `addresses` where `moved` holds, in row-major order: of several
+    writes to one element, the last wins."""
+    values = np.broadcast_to(values, addresses.shape)
+    if moved is None:
+        addresses, values = addresses.reshape(-1), values.reshape(-1)
+    else:
+        addresses, values = addresses[moved], values[moved]
     _, last_from_end = np.unique(addresses[::-1], return_index=True)
     last = addresses.size - 1 - last_from_end
     elements[addresses[last]] = values[last]
@@ -250,6 +265,11 @@ class _IndexedLayout:
         return addresses, mask
 
 
+def _pad(layout: _StructuredLayout | _IndexedLayout, args: PythonValues) -> Any:
+    """A load's or gather's pad: its first operand when one precedes the buffer, else zero."""
+    return args[0] if layout.buffer.position == 1 else 0
+
+
 def _occurrence_ranks(addresses: np.ndarray) -> np.ndarray:
     """For each address, how many equal addresses come before it."""
     order = np.argsort(addresses, kind="stable")
@@ -284,18 +304,14 @@ def _read_modify_write(
     return old
 
 
+def _bits(value: np.ndarray) -> np.ndarray:
+    """The bits of each element, as unsigned integers of its width."""
+    return value.view(np.dtype(f"uint{value.dtype.itemsize * 8}"))
+
+
 def _unsigned(function: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     """`function` applied to integers read unsigned."""
-
-    def on_unsigned(old: np.ndarray, value: np.ndarray) -> np.ndarray:
-        unsigned = np.dtype(f"uint{old.dtype.itemsize * 8}")
-        return function(old.view(unsigned), value.view(unsigned)).view(old.dtype)
-
-    return on_unsigned
-
-
-def _bits(value: np.ndarray) -> np.ndarray:
-    return value.view(np.dtype(f"uint{value.dtype.itemsize * 8}"))
+    return lambda old, value: function(_bits(old), _bits(value)).view(old.dtype)
 
 
 _ATOMIC_UPDATES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
@@ -373,24 +389,15 @@ class TileFunctions(InterpreterFunctions):
         buffer: Buffer = args[layout.buffer.position]
         addresses, moved = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, moved, "reads")
-        if moved is None:
-            return (buffer.elements[addresses],)
-        # `pad`, when present, is the first operand.
-        pad = args[0] if layout.buffer.position == 1 else 0
-        result = np.full(addresses.shape, pad, buffer.elements.dtype)
-        result[moved] = buffer.elements[addresses[moved]]
-        return (result,)
+        return (_read(buffer.elements, addresses, moved, _pad(layout, args)),)
 
     @impl(tile.StoreOp)
     def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):
         layout: _StructuredLayout = _cached(interpreter, op, _StructuredLayout.of)
-        value, buffer = args[0], args[layout.buffer.position]
+        buffer: Buffer = args[layout.buffer.position]
         addresses, moved = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, moved, "writes")
-        if moved is None:
-            _write_in_order(buffer.elements, addresses.reshape(-1), value.reshape(-1))
-        else:
-            _write_in_order(buffer.elements, addresses[moved], value[moved])
+        _write(buffer.elements, addresses, moved, args[0])
         return ()
 
     @impl(tile.GatherOp)
@@ -399,22 +406,16 @@ class TileFunctions(InterpreterFunctions):
         buffer: Buffer = args[layout.buffer.position]
         addresses, mask = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, mask, "reads")
-        if mask is None:
-            result = buffer.elements[addresses]
-        else:
-            pad = args[0] if layout.buffer.position == 1 else 0
-            result = np.full(addresses.shape, pad, buffer.elements.dtype)
-            result[mask] = buffer.elements[addresses[mask]]
+        result = _read(buffer.elements, addresses, mask, _pad(layout, args))
         return (result[()],)  # a scalar for scalar indices, else the tile
 
     @impl(tile.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: tile.ScatterOp, args: PythonValues):
         layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
-        value, buffer = np.asarray(args[0]), args[layout.buffer.position]
+        buffer: Buffer = args[layout.buffer.position]
         addresses, mask = layout.transfer(args)
         _check_inside(interpreter, op, buffer, addresses, mask, "writes")
-        moved = np.ones(addresses.shape, bool) if mask is None else mask
-        _write_in_order(buffer.elements, addresses[moved], value[moved])
+        _write(buffer.elements, addresses, mask, args[0])
         return ()
 
     def _atomic(
