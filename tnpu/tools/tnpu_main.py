@@ -22,6 +22,7 @@ SUBCOMMANDS = {
     "import": "tnpu.tools.cmd_import",
     "run": "tnpu.tools.cmd_run",
     "sweep": "tnpu.tools.cmd_sweep",
+    "time": "tnpu.tools.cmd_time",
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
 

@@ -1,0 +1,45 @@
+"""Every Inductor kernel the lowering accepts is timed, and none beats its roofline."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import INDUCTOR_CASES
+from xdsl.utils.exceptions import DiagnosticException
+
+from tnpu.execution.case import load_case
+from tnpu.timing.npu_config import load_npu_config
+from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu, tile_kernel
+from tnpu.ttir_import import import_ttir
+
+LOWERED_AT_LEAST = 100
+"""Kernels ttir-to-tile lowered when this test was written (120 of 152): a floor,
+so that a lowering regression cannot empty the test."""
+
+
+@pytest.fixture(scope="module")
+def lowered_kernels():
+    """(case, tile kernel) of every corpus case that lowers; math expanded for tpuv3."""
+    tpuv3 = load_npu_config("tpuv3")
+    kernels = []
+    for directory in INDUCTOR_CASES:
+        case = load_case(directory)
+        module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
+        try:
+            lowered = lower_for_npu(module, tpuv3)
+        except DiagnosticException:  # a refusal of the lowering, tested with it
+            continue
+        kernels.append((case, tile_kernel(lowered, case.kernel_name)))
+    return kernels
+
+
+@pytest.mark.parametrize("preset", ["tpuv3", "tpuv6e"])
+def test_no_kernel_is_faster_than_its_roofline(lowered_kernels, preset):
+    npu = load_npu_config(preset)
+    assert len(lowered_kernels) >= LOWERED_AT_LEAST
+    beaten = []
+    for case, kernel in lowered_kernels:
+        report = KernelTimer(kernel, npu).time(case_launch(case))
+        assert report.cycles > 0, case.name
+        if report.cycles < report.roofline_cycles * (1 - 1e-9):
+            beaten.append(f"{case.name}: {report.cycles} < {report.roofline_cycles}")
+    assert beaten == []

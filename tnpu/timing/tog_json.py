@@ -1,0 +1,120 @@
+"""A bound TOG as JSON, for other simulators to read: docs/tog-format.md is the reference.
+
+The graph (nodes, edges, loops and branches as nested graphs, static costs)
+comes once; the launch-bound costs come as a table of distinct schedules,
+and the program instances as runs of schedule indices in launch order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tnpu.diagnostics import describe_location
+from tnpu.timing.cost_model import ComputeCost, TransferCost
+from tnpu.timing.launch import BoundLaunch, BranchChoice, LoopRuns, Schedule
+from tnpu.timing.simulator import Simulator
+from tnpu.timing.tog import BranchNode, Dependency, LoopNode, Node, TileGraph
+
+FORMAT = "tnpu-tog"
+VERSION = 1
+
+
+def tog_to_json(bound: BoundLaunch, simulator: Simulator) -> dict[str, Any]:
+    npu = simulator.npu
+    table = _ScheduleTable()
+    instances = [[table.index(schedule), count] for schedule, count in bound.instance_runs()]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "kernel": bound.tog.name,
+        "grid": list(bound.launch.grid),
+        "npu": {
+            "name": npu.name,
+            "num_cores": npu.num_cores,
+            "core_freq_mhz": npu.core_freq_mhz,
+            "dma_engines_per_core": npu.dma_engines_per_core,
+            "dram_bytes_per_cycle": npu.dram_bytes_per_cycle,
+        },
+        "graph": _graph(bound.tog.graph, simulator),
+        "schedules": table.entries,
+        "instances": instances,
+        "assumptions": bound.assumptions,
+    }
+
+
+def _graph(graph: TileGraph, simulator: Simulator) -> dict[str, Any]:
+    return {
+        "window": simulator.buffers(graph),
+        "scratchpad_bytes": graph.scratchpad_bytes(2),
+        "nodes": [_node(node, simulator) for node in graph.nodes],
+    }
+
+
+def _edges(deps: tuple[Dependency, ...]) -> dict[str, list[int]]:
+    return {
+        "deps": [d.node for d in deps],
+        "chained": [d.node for d in deps if d.chained],
+    }
+
+
+def _node(node: Node, simulator: Simulator) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": node.index,
+        "op": node.op.name,
+        "location": describe_location(node.op.location),
+        **_edges(node.deps),
+        "carried": _edges(node.carried_deps),
+    }
+    if isinstance(node, LoopNode):
+        entry |= {"kind": "loop", "body": _graph(node.body, simulator)}
+    elif isinstance(node, BranchNode):
+        entry |= {"kind": "branch", "branches": [_graph(g, simulator) for g in node.branches]}
+    else:
+        entry["kind"] = node.unit.value
+        if node.compute is not None:
+            entry["compute"] = _compute(node.compute)
+        if node.transfer is not None:
+            entry["transfer"] = _transfer(node.transfer)
+    return entry
+
+
+def _compute(cost: ComputeCost) -> dict[str, Any]:
+    return {
+        "busy_cycles": cost.busy_cycles,
+        "latency_cycles": cost.latency_cycles,
+        "ideal_cycles": cost.ideal_cycles,
+        "flops": cost.flops,
+    }
+
+
+def _transfer(cost: TransferCost) -> dict[str, Any]:
+    return {
+        "read_bytes": cost.read_bytes,
+        "written_bytes": cost.written_bytes,
+        "dram_bytes": cost.dram_bytes,
+        "latency_cycles": cost.latency_cycles,
+    }
+
+
+class _ScheduleTable:
+    """Every schedule reachable from the instances, numbered children first."""
+
+    def __init__(self) -> None:
+        self.entries: list[list[Any]] = []
+        self.numbers: dict[int, int] = {}
+
+    def index(self, schedule: Schedule) -> int:
+        if id(schedule) not in self.numbers:
+            parts = [self.part(part) for part in schedule.parts]
+            self.numbers[id(schedule)] = len(self.entries)
+            self.entries.append(parts)
+        return self.numbers[id(schedule)]
+
+    def part(self, part: TransferCost | LoopRuns | BranchChoice | None) -> Any:
+        if isinstance(part, TransferCost):
+            return {"transfer": _transfer(part)}
+        if isinstance(part, LoopRuns):
+            return {"runs": [[self.index(s), count] for s, count in part.runs]}
+        if isinstance(part, BranchChoice):
+            return {"taken": part.taken, "schedule": self.index(part.schedule)}
+        return None
