@@ -15,7 +15,7 @@ tile.kernel @exp(%x: !tile.buffer<f32>) {
 
 // -----
 
-// CHECK: error: 'tile.matmul' op matmul of tensor<4x4xi8> and tensor<4x4xi8> into tensor<4x4xi32>: only f32/f64 with one element type is lowered
+// CHECK: error: 'tile.matmul' op matmul of tensor<4x4xi8> and tensor<4x4xi8> into tensor<4x4xi32>: only f32/f64 operands of the accumulator's type, or bf16 into f32, are lowered
 tile.kernel @int_matmul(%a: !tile.buffer<i8>, %c: !tile.buffer<i32>) {
   %ta = tile.load %a[0] strides [4, 1] : !tile.buffer<i8> -> tensor<4x4xi8>
   %z = arith.constant 0 : i32

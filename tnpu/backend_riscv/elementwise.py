@@ -569,7 +569,7 @@ class _ElementwiseLowering:
             self.asm.emit("vfadd.vf", result, result, limit)
             self.asm.emit("vfsub.vf", result, result, limit)
         else:
-            self.asm.emit("vfcvt.rtz.x.f.v", result, x)
+            self._toward_zero("vfcvt.x.f.v", result, x)
             self.asm.emit("vfcvt.f.x.v", result, result)
         if kind in ("floor", "ceil"):
             one = self._float_constant(1.0, bits)
@@ -593,6 +593,17 @@ class _ElementwiseLowering:
         self.asm.emit("vmflt.vf", "v0", magnitude, limit)
         self.asm.emit("vmerge.vvm", result, x, result, "v0")
         self._clobber_v0()
+
+    def _toward_zero(self, mnemonic: str, dest: str, source: str) -> None:
+        """A float-to-integer conversion rounding toward zero, through frm.
+
+        The static-rounding forms (vfcvt.rtz.*) would do, but qemu 7.2
+        aborts on them (decode_save_opc assertion); frm is restored after.
+        """
+        saved = self._int_temp()
+        self.asm.emit("fsrmi", saved, 1)
+        self.asm.emit(mnemonic, dest, source)
+        self.asm.emit("fsrm", saved)
 
     def _float_constant(self, value: float, bits: int) -> str:
         """A float register holding `value` for the current op."""
@@ -642,11 +653,31 @@ class _ElementwiseLowering:
             self._fmod_into(result, x.register, y.register)
 
     def _fmod_into(self, out: str, x: str, y: str) -> None:
-        """out = x - trunc(x/y)*y at the current (f64) SEW; out may not alias x or y."""
-        self.asm.emit("vfdiv.vv", out, x, y)
-        self.asm.emit("vfcvt.rtz.x.f.v", out, out)
-        self.asm.emit("vfcvt.f.x.v", out, out)
-        self.asm.emit("vfnmsub.vv", out, y, x)
+        """out = fmod(x, y) at the current (f64) SEW; out may not alias x or y.
+
+        x - trunc(x/y)*y, with trunc keeping quotients of 2^52 and more
+        (already integral), the result taking the sign of x, and a finite x
+        returned unchanged by an infinite y, as C's fmod does.
+        """
+        asm = self.asm
+        truncated, magnitude = self._temp(), self._temp()
+        infinity = self._float_constant(float("inf"), 64)
+        asm.emit("vfdiv.vv", out, x, y)
+        self._toward_zero("vfcvt.x.f.v", truncated, out)
+        asm.emit("vfcvt.f.x.v", truncated, truncated)
+        asm.emit("vfsgnj.vv", truncated, truncated, out)
+        asm.emit("vfabs.v", magnitude, out)
+        asm.emit("vmflt.vf", "v0", magnitude, self._float_constant(2.0**52, 64))
+        asm.emit("vmerge.vvm", out, out, truncated, "v0")
+        asm.emit("vfnmsub.vv", out, y, x)
+        asm.emit("vfsgnj.vv", out, out, x)
+        asm.emit("vfabs.v", magnitude, y)
+        asm.emit("vmfeq.vf", "v0", magnitude, infinity)
+        asm.emit("vfabs.v", magnitude, x)
+        asm.emit("vmflt.vf", truncated, magnitude, infinity)
+        asm.emit("vmand.mm", "v0", "v0", truncated)
+        asm.emit("vmerge.vvm", out, out, x, "v0")
+        self._clobber_v0()
 
     def _compare(self, op: Operation, table: dict[str, tuple[str, bool, bool]], names: list[str], kind: str) -> None:
         predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
@@ -817,14 +848,14 @@ class _ElementwiseLowering:
         x = "x" if signed else "xu"
         if to_bits == 2 * from_bits:
             self._sew(from_bits)
-            self.asm.emit(f"vfwcvt.rtz.{x}.f.v", self._result(op), source)
+            self._toward_zero(f"vfwcvt.{x}.f.v", self._result(op), source)
         elif to_bits == from_bits:
             self._sew(from_bits)
-            self.asm.emit(f"vfcvt.rtz.{x}.f.v", self._result(op), source)
+            self._toward_zero(f"vfcvt.{x}.f.v", self._result(op), source)
         else:
             half = self._temp()
             self._sew(from_bits // 2)
-            self.asm.emit(f"vfncvt.rtz.{x}.f.w", half, source)
+            self._toward_zero(f"vfncvt.{x}.f.w", half, source)
             self._int_resize(half, from_bits // 2, to_bits, signed, self._result(op))
 
     def _float_resize(self, op: Operation, source_element: Element, result_element: Element) -> None:

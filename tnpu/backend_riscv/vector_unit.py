@@ -343,15 +343,17 @@ def _fold(cg: KernelCodegen, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> Non
 def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
     lhs, rhs, acc = cg.tile_place(op.lhs), cg.tile_place(op.rhs), cg.tile_place(op.acc)
     element = acc.element
-    if not element.is_float or lhs.element != element or rhs.element != element:
+    bf16_operands = lhs.element.half_float == rhs.element.half_float == "bf16"
+    same_type = lhs.element == rhs.element == element
+    if not element.is_float or not (same_type or (bf16_operands and element.bits == 32)):
         raise CompileError(
             op, f"matmul of {op.lhs.type} and {op.rhs.type} into {op.acc.type}: "
-            "only f32/f64 with one element type is lowered"
+            "only f32/f64 operands of the accumulator's type, or bf16 into f32, are lowered"
         )
+    operand_size = lhs.element.bytes
     dest = cg.new_place(op.result, op)
     batch, rows, columns, depth = op.dims()
     asm, bits, size = cg.asm, element.bits, element.bytes
-    load_float = "flw" if bits == 32 else "fld"
     with asm.ints(6) as (lhs_row, acc_row, dest_row, column, rhs_pointer, lhs_pointer):
         asm.scratch_address(lhs_row, lhs.offset)
         asm.scratch_address(acc_row, acc.offset)
@@ -360,10 +362,10 @@ def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
         with asm.ints(1) as (rhs_batch,):
             asm.scratch_address(rhs_batch, rhs.offset)
             cursors = [
-                Cursor(lhs_row, [rows * depth * size, depth * size, 0]),
+                Cursor(lhs_row, [rows * depth * operand_size, depth * operand_size, 0]),
                 Cursor(acc_row, [rows * columns * size, columns * size, 0]),
                 Cursor(dest_row, [rows * columns * size, columns * size, 0]),
-                Cursor(rhs_batch, [depth * columns * size, 0, 0]),
+                Cursor(rhs_batch, [depth * columns * operand_size, 0, 0]),
             ]
 
             def row(addresses: list[str], valid: str | None) -> None:
@@ -374,18 +376,21 @@ def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
                     asm.li(column, 0)
                     with StripLoop.over(asm, columns, bits, 64) as strip:
                         asm.emit(f"vle{bits}.v", "v8", f"({acc_pointer})")
-                        asm.emit("slli", rhs_pointer, column, element.log2_bytes)
+                        asm.emit("slli", rhs_pointer, column, rhs.element.log2_bytes)
                         asm.emit("add", rhs_pointer, rhs_pointer, b_base)
                         asm.emit("mv", lhs_pointer, a_row)
                         asm.li(k, depth)
                         inner = asm.new_label("k")
                         asm.place(inner)
                         with asm.floats(1) as (a_value,):
-                            asm.emit(load_float, a_value, f"0({lhs_pointer})")
-                            asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
+                            if bf16_operands:
+                                _bf16_operands(asm, a_value, lhs_pointer, rhs_pointer)
+                            else:
+                                asm.emit("flw" if bits == 32 else "fld", a_value, f"0({lhs_pointer})")
+                                asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
                             asm.emit("vfmacc.vf", "v8", a_value, "v16")
-                            asm.emit("addi", lhs_pointer, lhs_pointer, size)
-                            asm.add_immediate(rhs_pointer, rhs_pointer, columns * size)
+                            asm.emit("addi", lhs_pointer, lhs_pointer, operand_size)
+                            asm.add_immediate(rhs_pointer, rhs_pointer, columns * operand_size)
                             asm.emit("addi", k, k, -1)
                             asm.emit("bnez", k, inner)
                         asm.emit(f"vse{bits}.v", "v8", f"({dest_pointer})")
@@ -394,3 +399,16 @@ def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
                         strip.advance(dest_pointer, size)
 
             for_each_row(asm, shape, cursors, row)
+
+
+def _bf16_operands(asm: AsmWriter, a_value: str, lhs_pointer: str, rhs_pointer: str) -> None:
+    """a_value := lhs element as f32; v16 := rhs row as f32 (bf16 is the top half of f32)."""
+    with asm.ints(1) as (bits,):
+        asm.emit("lhu", bits, f"0({lhs_pointer})")
+        asm.emit("slli", bits, bits, 16)
+        asm.emit("fmv.w.x", a_value, bits)
+    asm.emit("vsetvli", "zero", "zero", "e16", "m4", "ta", "mu")
+    asm.emit("vle16.v", "v24", f"({rhs_pointer})")
+    asm.emit("vsetvli", "zero", "zero", "e32", "m8", "ta", "mu")
+    asm.emit("vzext.vf2", "v16", "v24")
+    asm.emit("vsll.vi", "v16", "v16", 16)
