@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 
 from tnpu.backend_riscv.elements import Element, lmul_name
@@ -88,21 +88,11 @@ class AsmWriter:
 
     # -- registers ------------------------------------------------------------
 
-    @contextmanager
-    def ints(self, count: int) -> Iterator[list[str]]:
-        registers = self.int_pool.take(count)
-        try:
-            yield registers
-        finally:
-            self.int_pool.give_back(registers)
+    def ints(self, count: int) -> AbstractContextManager[list[str]]:
+        return _borrowed(self.int_pool, count)
 
-    @contextmanager
-    def floats(self, count: int) -> Iterator[list[str]]:
-        registers = self.float_pool.take(count)
-        try:
-            yield registers
-        finally:
-            self.float_pool.give_back(registers)
+    def floats(self, count: int) -> AbstractContextManager[list[str]]:
+        return _borrowed(self.float_pool, count)
 
     def saved_registers_used(self) -> list[str]:
         return sorted(self.int_pool.ever_used & CALLEE_SAVED, key=lambda r: int(r[1:]))
@@ -154,6 +144,16 @@ class AsmWriter:
 
     def vsetvli(self, vl: str, avl: str, element_bits: int, lmul_eighths: int) -> None:
         self.emit("vsetvli", vl, avl, f"e{element_bits}", lmul_name(lmul_eighths), "ta", "mu")
+
+
+@contextmanager
+def _borrowed(pool: RegisterPool, count: int) -> Iterator[list[str]]:
+    """`count` registers of `pool` for the duration of a `with` block."""
+    registers = pool.take(count)
+    try:
+        yield registers
+    finally:
+        pool.give_back(registers)
 
 
 _INT_LOADS = {

@@ -363,10 +363,12 @@ class _ElementwiseLowering:
 
     def _materialize_float(self, register: str, value: SSAValue, source: Uniform) -> None:
         move = "fmv.w.x" if source.element.bits == 32 else "fmv.d.x"
-        bits = self.hoisted_x.get(value) or self._int_temp()
-        if value not in self.hoisted_x:
+        if value in self.hoisted_x:
+            self.asm.emit(move, register, self.hoisted_x[value])
+            return
+        with self.asm.ints(1) as (bits,):
             self._materialize_bits(bits, source)
-        self.asm.emit(move, register, bits)
+            self.asm.emit(move, register, bits)
 
     def _x(self, value: SSAValue) -> str:
         """A uniform value's bits in an integer register."""

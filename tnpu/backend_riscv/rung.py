@@ -42,7 +42,7 @@ def lower_to_tile(module: ModuleOp) -> ModuleOp:
     lowered = tile_rung.lower_to_tile(module)
     if "expand-math" in ALL_PASSES:
         expand = ALL_PASSES["expand-math"]()
-        expand(native=",".join(NATIVE_MATH)).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
+        expand(native=NATIVE_MATH).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
     return lowered
 
 
