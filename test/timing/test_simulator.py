@@ -122,3 +122,38 @@ def test_the_tog_json_names_every_schedule_it_references():
         load_a, load_b, product = schedules[iteration]
         assert load_a["transfer"]["read_bytes"] == load_b["transfer"]["read_bytes"] == 4 * 64 * 32
         assert product is None
+
+
+def simulate_both_ways(text, grid, arguments, config, double_buffering=True):
+    timer = KernelTimer(parse_kernel(text), config)
+    bound = timer.bind(Launch(grid, arguments))
+    return [
+        Simulator(config, SimulationOptions(double_buffering, fast_forward=fast)).run(bound)
+        for fast in (False, True)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, grid, arguments, changes, double_buffering",
+    [
+        (vector_add(1024), *vector_add_launch(3000 * 1024 + 5, 1024), {}, True),
+        (vector_add(1024), *vector_add_launch(3000 * 1024 + 5, 1024), {}, False),
+        (vector_add(1024), *vector_add_launch(3000 * 1024 + 5, 1024), {"num_cores": 3}, True),
+        (vector_add(1024), *vector_add_launch(3000 * 1024, 1024), {"dma_engines_per_core": 2}, True),
+        (matmul(128, 128, 64), (16, 16, 1), [None, None, None, 2048, 2048, 1000], {}, True),
+        (matmul(128, 128, 64), (16, 16, 1), [None, None, None, 2048, 2048, 1000], {"num_cores": 2}, True),
+    ],
+    ids=["add", "add-synchronous", "add-3-cores", "add-2-engines", "matmul", "matmul-2-cores"],
+)
+def test_fast_forward_gives_the_event_by_event_result(text, grid, arguments, changes, double_buffering):
+    exact, fast = simulate_both_ways(text, grid, arguments, npu(**changes), double_buffering)
+    assert fast.programs_fast_forwarded > 0
+    assert fast.tasks_simulated < exact.tasks_simulated / 10
+    assert fast.cycles == pytest.approx(exact.cycles, rel=1e-9)
+    assert fast.dram_busy_cycles == pytest.approx(exact.dram_busy_cycles, rel=1e-9)
+    for unit, activity in exact.units.items():
+        assert fast.units[unit].busy_cycles == pytest.approx(activity.busy_cycles, rel=1e-9)
+        assert fast.units[unit].ideal_cycles == pytest.approx(activity.ideal_cycles, rel=1e-9)
+    assert (fast.read_bytes, fast.written_bytes, fast.dram_bytes, fast.flops) == (
+        exact.read_bytes, exact.written_bytes, exact.dram_bytes, exact.flops
+    )

@@ -8,6 +8,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.execution.case import load_case
 from tnpu.timing.npu_config import load_npu_config
+from tnpu.timing.simulator import SimulationOptions
 from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu, tile_kernel
 from tnpu.ttir_import import import_ttir
 
@@ -43,3 +44,15 @@ def test_no_kernel_is_faster_than_its_roofline(lowered_kernels, preset):
         if report.cycles < report.roofline_cycles * (1 - 1e-9):
             beaten.append(f"{case.name}: {report.cycles} < {report.roofline_cycles}")
     assert beaten == []
+
+
+def test_fast_forward_does_not_change_a_corpus_kernels_time(lowered_kernels):
+    npu = load_npu_config("tpuv3")
+    exact = SimulationOptions(fast_forward=False)
+    differ = []
+    for case, kernel in lowered_kernels:
+        timer = KernelTimer(kernel, npu)
+        fast, slow = timer.time(case_launch(case)), timer.time(case_launch(case), exact)
+        if fast.cycles != pytest.approx(slow.cycles, rel=1e-9) or fast.flops != slow.flops:
+            differ.append(f"{case.name}: {fast.cycles} != {slow.cycles}")
+    assert differ == []

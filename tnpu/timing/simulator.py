@@ -25,14 +25,22 @@ The machine:
 Loops stay structure: an iteration's tasks are created when its window
 opens and dropped when it finishes, so memory holds a few iterations, not
 the launch's millions of tasks.
+
+Steady state.  Long runs of program instances with one schedule settle into
+a periodic regime.  Each time core 0 starts a program, the simulator takes
+a signature of its whole state relative to that moment (pending events,
+unit and DRAM occupancy, queues, every task in flight, windows); when two
+consecutive signatures agree, the evolution from one to the next repeats
+exactly while the schedules ahead stay the same, so it advances many
+periods at once: times shift by the period, counters grow by the period's
+increments.  The runs' last few programs are simulated event by event.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections import deque
 import itertools
-from collections.abc import Iterator
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +56,8 @@ class SimulationOptions:
     """Allow two iterations (and two program instances) in flight when their tiles fit twice."""
     trace: bool = False
     """Record every task's busy interval (for `tnpu.timing.trace`)."""
+    fast_forward: bool = True
+    """Skip over the periodic steady state of long runs of equal programs (not when tracing)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,9 @@ class Simulation:
     written_bytes: int
     dram_bytes: int
     flops: int
+    tasks_simulated: int
+    """Tasks simulated event by event (those of fast-forwarded programs are not)."""
+    programs_fast_forwarded: int
     trace: list[TraceEvent] = field(default_factory=list)
 
 
@@ -115,8 +128,8 @@ class _Frame:
     """One run of a graph: a program instance, a loop iteration, a taken branch."""
 
     __slots__ = (
-        "graph", "schedule", "core", "owner", "index", "tasks", "unfinished", "instance",
-        "iteration",
+        "graph", "schedule", "core", "owner", "index", "instance", "iteration", "tasks",
+        "unfinished",
     )
 
     def __init__(
@@ -130,49 +143,80 @@ class _Frame:
         iteration: tuple[int, ...],
     ):
         self.graph = graph
-        self.index = index
-        """Position in the owning sequence."""
         self.schedule = schedule
         self.core = core
         self.owner = owner
+        self.index = index
+        """Position in the owning sequence."""
         self.instance = instance
         self.iteration = iteration
         self.tasks = [_Task(node, self) for node in graph.nodes]
         self.unfinished = len(self.tasks)
 
 
+class _Runs:
+    """The schedules a sequence's frames follow, in runs of one schedule, taken in order."""
+
+    __slots__ = ("runs", "position", "used")
+
+    def __init__(self, runs: list[tuple[Schedule, int]]):
+        self.runs = [run for run in runs if run[1] > 0]
+        self.position = 0
+        self.used = 0
+
+    def take(self) -> Schedule:
+        schedule, count = self.runs[self.position]
+        self.used += 1
+        if self.used == count:
+            self.position, self.used = self.position + 1, 0
+        return schedule
+
+    def ahead(self) -> int:
+        """Frames left in the current run."""
+        if self.position == len(self.runs):
+            return 0
+        return self.runs[self.position][1] - self.used
+
+    def skip(self, frames: int) -> None:
+        assert frames < self.ahead()
+        self.used += frames
+
+
 class _Sequence:
     """Frames of one graph run one after another, at most `window` in flight.
 
-    The program instances of a core, or the iterations of one loop.  A frame
-    may depend on nodes of the frame before it (a loop's carried values).
+    The program instances of a core, or the iterations of one loop (owned by
+    the loop's task).  A frame may depend on nodes of the frame before it
+    (a loop's carried values).
     """
 
     __slots__ = (
-        "graph", "schedules", "remaining", "window", "core", "owner", "instance", "prefix",
-        "started", "completed", "first_open", "previous",
+        "graph", "runs", "remaining", "window", "core", "owner", "instance", "instance_stride",
+        "prefix", "started", "completed", "first_open", "previous",
     )
 
     def __init__(
         self,
         graph: TileGraph,
-        schedules: Iterator[tuple[Schedule, int]],
-        total: int,
+        runs: _Runs,
         window: int,
         core: int,
         owner: _Task | None,
         instance: int,
+        instance_stride: int,
         prefix: tuple[int, ...],
     ):
         self.graph = graph
-        self.schedules = schedules
-        """(schedule, instance) of each frame to run, in order."""
-        self.remaining = total
+        self.runs = runs
+        self.remaining = sum(count for _, count in runs.runs)
         self.window = window
         self.core = core
         self.owner = owner
         self.instance = instance
+        self.instance_stride = instance_stride
+        """Frame `k` is program `instance + k * instance_stride` (0 for a loop's iterations)."""
         self.prefix = prefix
+        """The loop indices of the enclosing frame."""
         self.started = 0
         self.completed: set[int] = set()
         self.first_open = 0
@@ -181,7 +225,7 @@ class _Sequence:
 
 
 class _Engine:
-    """A DMA engine: the transfer it serves, if any."""
+    """A DMA engine."""
 
     __slots__ = ("busy", "core", "index")
 
@@ -222,11 +266,28 @@ class Simulator:
         return _Run(self, launch).simulate()
 
 
+def core_runs(
+    runs: list[tuple[Schedule, int]], core: int, cores: int
+) -> list[tuple[Schedule, int]]:
+    """The runs of schedules of the programs `core` gets round-robin, in its order."""
+    mine: list[tuple[Schedule, int]] = []
+    first = 0
+    for schedule, count in runs:
+        share = len(range(first + (core - first) % cores, first + count, cores))
+        if share and mine and mine[-1][0] is schedule:
+            mine[-1] = (schedule, mine[-1][1] + share)
+        elif share:
+            mine.append((schedule, share))
+        first += count
+    return mine
+
+
 class _Run:
     """The state of one simulation."""
 
     def __init__(self, simulator: Simulator, launch: BoundLaunch):
         npu = simulator.npu
+        cores = npu.num_cores
         self.npu = npu
         self.simulator = simulator
         self.launch = launch
@@ -234,7 +295,6 @@ class _Run:
         self.now = 0.0
         self.events: list[tuple[float, int, int, Any]] = []
         self.sequence_numbers = itertools.count()
-        cores = npu.num_cores
         self.unit_free = [{Unit.VECTOR: 0.0, Unit.MATRIX: 0.0} for _ in range(cores)]
         self.activity = {
             Unit.DMA: UnitActivity(cores * npu.dma_engines_per_core),
@@ -250,7 +310,21 @@ class _Run:
         self.dram_version = 0
         self.dram_busy = 0.0
         self.read_bytes = self.written_bytes = self.dram_bytes = self.flops = 0
+        self.tasks_simulated = 0
         self.buffers: dict[int, int] = {}
+        self.active_frames: set[_Frame] = set()
+        self.active_loops: set[_Sequence] = set()
+        graph = launch.tog.graph
+        window = simulator.buffers(graph)
+        self.programs = [
+            _Sequence(graph, _Runs(core_runs(launch.instance_runs(), core, cores)), window, core,
+                      None, core, cores, ())
+            for core in range(cores)
+        ]
+        fast_forward = simulator.options.fast_forward and self.trace is None
+        self.steady_state = _SteadyState(self) if fast_forward else None
+        self.program_started = False
+        """Core 0 started a program while handling the current event."""
 
     # -- the event loop ----------------------------------------------------
 
@@ -258,21 +332,16 @@ class _Run:
         heapq.heappush(self.events, (time, next(self.sequence_numbers), kind, subject))
 
     def simulate(self) -> Simulation:
-        cores = self.npu.num_cores
-        runs = self.launch.instance_runs()
-        graph = self.launch.tog.graph
-        window = self.simulator.buffers(graph)
-        for core in range(cores):
-            sequence = _Sequence(
-                graph, self.instances_of(core, runs), len(range(core, self.launch.launch.instance_count, cores)),
-                window, core, None, 0, (),
-            )
+        for sequence in self.programs:
             self.open_frames(sequence)
         handlers = (self.on_ready, self.on_release, self.on_finish, self.on_dram)
-        events = self.events
-        while events:
-            self.now, _, kind, subject = heapq.heappop(events)
+        while self.events:
+            self.now, _, kind, subject = heapq.heappop(self.events)
             handlers[kind](subject)
+            if self.program_started:
+                self.program_started = False
+                if self.steady_state is not None:
+                    self.steady_state.observe()
         return Simulation(
             cycles=self.now,
             units=self.activity,
@@ -281,38 +350,33 @@ class _Run:
             written_bytes=self.written_bytes,
             dram_bytes=self.dram_bytes,
             flops=self.flops,
+            tasks_simulated=self.tasks_simulated,
+            programs_fast_forwarded=self.steady_state.skipped if self.steady_state else 0,
             trace=self.trace or [],
         )
-
-    def instances_of(self, core: int, runs: list[tuple[Schedule, int]]) -> Iterator[tuple[Schedule, int]]:
-        """The schedules of the program instances `core` runs, round-robin."""
-        cores = self.npu.num_cores
-        first = 0
-        for schedule, count in runs:
-            start = first + (core - first) % cores
-            for instance in range(start, first + count, cores):
-                yield schedule, instance
-            first += count
 
     # -- frames and sequences ----------------------------------------------
 
     def open_frames(self, sequence: _Sequence) -> None:
         """Start every frame the window allows."""
         while sequence.remaining and sequence.started - sequence.first_open < sequence.window:
-            schedule, instance = next(sequence.schedules)
             index = sequence.started
             sequence.started += 1
             sequence.remaining -= 1
-            iteration = (*sequence.prefix, index) if sequence.owner is not None else ()
+            is_program = sequence.owner is None
             frame = _Frame(
-                sequence.graph, schedule, sequence.core, sequence, index,
-                instance if sequence.owner is None else sequence.instance, iteration,
+                sequence.graph, sequence.runs.take(), sequence.core, sequence, index,
+                sequence.instance + index * sequence.instance_stride,
+                () if is_program else (*sequence.prefix, index),
             )
             self.start_frame(frame, sequence.previous)
             sequence.previous = frame
+            if is_program and sequence.core == 0:
+                self.program_started = True
 
     def start_frame(self, frame: _Frame, previous: _Frame | None) -> None:
         tasks = frame.tasks
+        self.tasks_simulated += len(tasks)
         for task in tasks:
             node = task.node
             for dep in node.deps:
@@ -323,6 +387,7 @@ class _Run:
         if not tasks:
             self.frame_finished(frame)
             return
+        self.active_frames.add(frame)
         for task in tasks:
             if task.pending == 0:
                 self.push(self.now, _READY, task)
@@ -334,6 +399,7 @@ class _Run:
         (producer.on_release if chained else producer.on_finish).append(task)
 
     def frame_finished(self, frame: _Frame) -> None:
+        self.active_frames.discard(frame)
         owner = frame.owner
         if isinstance(owner, _Task):  # a branch
             self.finish(owner)
@@ -345,6 +411,7 @@ class _Run:
         if owner.remaining:
             self.open_frames(owner)
         elif owner.first_open == owner.started and owner.owner is not None:
+            self.active_loops.discard(owner)
             self.finish(owner.owner)
 
     # -- tasks -------------------------------------------------------------
@@ -375,18 +442,15 @@ class _Run:
         if id(node) not in self.buffers:
             self.buffers[id(node)] = self.simulator.buffers(node.body)
         frame = task.frame
-        schedules = (
-            (schedule, frame.instance) for schedule, count in runs.runs for _ in range(count)
-        )
         sequence = _Sequence(
-            node.body, schedules, runs.trip_count, self.buffers[id(node)], frame.core, task,
-            frame.instance, frame.iteration,
+            node.body, _Runs(list(runs.runs)), self.buffers[id(node)], frame.core, task,
+            frame.instance, 0, frame.iteration,
         )
+        self.active_loops.add(sequence)
         self.open_frames(sequence)
 
     def start_compute(self, task: _Task, cost: ComputeCost) -> None:
-        core = task.frame.core
-        free = self.unit_free[core]
+        free = self.unit_free[task.frame.core]
         start = max(self.now, free[cost.unit])
         end = start + cost.busy_cycles
         free[cost.unit] = end
@@ -509,3 +573,155 @@ class _Run:
         self.schedule_dram()
         for core in sorted(cores):
             self.serve_queue(core)
+
+
+# ---------------------------------------------------------------------------
+# Steady state
+# ---------------------------------------------------------------------------
+
+_DIGITS = 6
+"""Relative times and bytes compare rounded: float noise must not hide a period."""
+
+
+class _SteadyState:
+    """Detects a periodic regime across program starts and jumps over it (module docstring).
+
+    A period may span several program starts (two programs in flight
+    alternate): the signature is compared with the last `HISTORY` ones.
+    """
+
+    HISTORY = 8
+
+    def __init__(self, run: _Run):
+        self.run = run
+        self.history: deque[tuple[Any, ...]] = deque(maxlen=self.HISTORY)
+        self.skipped = 0
+
+    def margin(self) -> int:
+        """Programs of a run left to simulate after a jump: the tail's transition."""
+        return max(s.window for s in self.run.programs) + 2
+
+    def observe(self) -> None:
+        run = self.run
+        ahead = min(s.runs.ahead() for s in run.programs)
+        if ahead <= 2 * self.margin() + self.HISTORY:
+            self.history.clear()
+            return
+        if any(s.previous.schedule is not s.runs.runs[s.runs.position][0] for s in run.programs):  # type: ignore[union-attr]
+            self.history.clear()  # the programs ahead follow another schedule
+            return
+        run.advance_dram()
+        current = (
+            self.signature(), run.now, self.counters(), [s.started for s in run.programs]
+        )
+        for earlier in reversed(self.history):
+            if earlier[0] != current[0]:
+                continue
+            starts = {now - before for now, before in zip(current[3], earlier[3])}
+            if len(starts) == 1:
+                (frames,) = starts
+                periods = (ahead - self.margin()) // frames
+                self.jump(periods, frames, current[1] - earlier[1], [
+                    now - before for now, before in zip(current[2], earlier[2])
+                ])
+                self.history.clear()
+                return
+        self.history.append(current)
+
+    # -- signature ---------------------------------------------------------
+
+    def frame_key(self, frame: _Frame) -> tuple[int, ...]:
+        """A frame's place relative to the programs now starting: flat ints."""
+        owner = frame.owner
+        if isinstance(owner, _Task):
+            return (*self.frame_key(owner.frame), owner.node.index, -1)
+        if owner.owner is None:
+            return (owner.core, frame.index - owner.started)
+        return (*self.frame_key(owner.owner.frame), owner.owner.node.index, frame.index)
+
+    def task_key(self, task: _Task) -> tuple[int, ...]:
+        return (*self.frame_key(task.frame), task.node.index)
+
+    def signature(self) -> tuple[Any, ...]:
+        run = self.run
+        now = run.now
+
+        def relative(time: float) -> float:
+            return round(time - now, _DIGITS)
+
+        events = tuple(
+            (relative(time), kind, () if kind == _DRAM else self.task_key(subject))
+            for time, _, kind, subject in sorted(run.events)
+            if kind != _DRAM or subject == run.dram_version
+        )
+        units = tuple(relative(max(t, now)) for free in run.unit_free for t in free.values())
+        queues = tuple(tuple(self.task_key(t.task) for t in queue) for queue in run.dma_queues)
+        service = tuple(
+            (self.task_key(t.task), t.engine.index, round(t.remaining, _DIGITS), relative(t.start))  # type: ignore[union-attr]
+            for t in run.in_service
+        )
+        programs = tuple(
+            (s.started - s.first_open, tuple(sorted(c - s.started for c in s.completed)))
+            for s in run.programs
+        )
+        loops = tuple(sorted(
+            (self.frame_key(s.owner.frame), s.owner.node.index, s.started, s.first_open,  # type: ignore[union-attr]
+             tuple(sorted(s.completed)))
+            for s in run.active_loops
+        ))
+        frames = tuple(sorted(
+            (self.frame_key(f), id(f.schedule), f.unfinished, tuple(
+                (t.pending, t.released, t.finished, t.left, len(t.on_release), len(t.on_finish))
+                for t in f.tasks
+            ))
+            for f in run.active_frames
+        ))
+        return events, units, queues, service, programs, loops, frames
+
+    def counters(self) -> list[float]:
+        run = self.run
+        return [
+            *(value for a in run.activity.values() for value in (a.busy_cycles, a.ideal_cycles)),
+            run.dram_busy, run.read_bytes, run.written_bytes, run.dram_bytes, run.flops,
+        ]
+
+    # -- the jump ----------------------------------------------------------
+
+    def jump(self, periods: int, frames: int, period: float, increments: list[float]) -> None:
+        """Advance `periods` periods of `frames` programs on every core."""
+        run = self.run
+        shift = periods * period
+        skipped = periods * frames
+        in_flight = set(run.active_frames)
+        in_flight.update(s.previous for s in run.programs if s.previous is not None)
+        in_flight.update(subject.frame for _, _, kind, subject in run.events if kind != _DRAM)
+        in_flight.update(t.task.frame for queue in run.dma_queues for t in queue)
+        in_flight.update(t.task.frame for t in run.in_service)
+        cores = run.npu.num_cores
+        for frame in in_flight:
+            frame.instance += skipped * cores
+            if isinstance(frame.owner, _Sequence) and frame.owner.owner is None:
+                frame.index += skipped
+        for loop in run.active_loops:
+            loop.instance += skipped * cores
+        for sequence in run.programs:
+            sequence.runs.skip(skipped)
+            sequence.started += skipped
+            sequence.remaining -= skipped
+            sequence.first_open += skipped
+            sequence.completed = {index + skipped for index in sequence.completed}
+        run.events = [(time + shift, number, kind, subject) for time, number, kind, subject in run.events]
+        heapq.heapify(run.events)
+        for free in run.unit_free:
+            for unit in free:
+                free[unit] += shift
+        for transfer in run.in_service:
+            transfer.start += shift
+        run.now += shift
+        run.dram_updated = run.now
+        grown = iter(value + periods * step for value, step in zip(self.counters(), increments))
+        for activity in run.activity.values():
+            activity.busy_cycles, activity.ideal_cycles = next(grown), next(grown)
+        run.dram_busy = next(grown)
+        run.read_bytes, run.written_bytes, run.dram_bytes, run.flops = (round(v) for v in grown)
+        self.skipped += skipped * cores

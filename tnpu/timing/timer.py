@@ -70,7 +70,7 @@ def lower_for_npu(module: ModuleOp, npu: NPUConfig) -> ModuleOp:
     lowered = module.clone()
     ALL_PASSES["tnpu-to-tile"]()().apply(ctx, lowered)
     if "expand-math" in ALL_PASSES:
-        native = ",".join(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
+        native = tuple(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
         ALL_PASSES["expand-math"]()(native=native).apply(ctx, lowered)  # type: ignore[call-arg]
     return lowered
 
