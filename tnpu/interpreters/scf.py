@@ -1,8 +1,9 @@
 """`scf` for numpy values: xDSL's implementations, with a numpy `scf.for`.
 
 xDSL's `scf.for` reads its bounds as `IntegerAttr`s; here they are numpy
-integers and the induction variable keeps the bounds' type.  `scf.while` is
-registered for tnpu's `WhileOp` (a printer fix of xDSL's).
+integers and the induction variable keeps the bounds' type; `scf.index_switch`
+likewise reads a numpy index.  `scf.while` is registered for tnpu's `WhileOp`
+(a printer fix of xDSL's).
 """
 
 from __future__ import annotations
@@ -32,3 +33,12 @@ class ScfFunctions(XdslScfFunctions):
         self, interpreter: Interpreter, op: tnpu_scf.WhileOp, args: PythonValues
     ) -> PythonValues:
         return XdslScfFunctions.run_while(self, interpreter, op, args).values
+
+    @impl(scf.IndexSwitchOp)
+    def run_index_switch(
+        self, interpreter: Interpreter, op: scf.IndexSwitchOp, args: PythonValues
+    ) -> PythonValues:
+        cases = op.cases.get_values()
+        index = int(args[0])
+        region = op.case_regions[cases.index(index)] if index in cases else op.default_region
+        return interpreter.run_ssacfg_region(region, (), "index_switch")

@@ -877,3 +877,32 @@ def test_an_op_without_implementation_is_refused_before_the_launch():
     op = parse_kernel(kernel("%out: !tile.buffer<i32>", "  %pid = tt.get_program_id x : i32"))
     with pytest.raises(CompileError, match="'tt.get_program_id' op has no implementation in the tile"):
         check_interpretable(op)
+
+
+def test_scf_index_switch_picks_the_case_of_the_program_id():
+    out = np.zeros(3, np.int32)
+    run(
+        kernel(
+            "%out: !tile.buffer<i32>",
+            """
+  %pid = tile.program_id {axis = 0 : i32} : i32
+  %i = arith.index_cast %pid : i32 to index
+  %v = scf.index_switch %i -> i32
+  case 1 {
+    %a = arith.constant 10 : i32
+    scf.yield %a : i32
+  }
+  case 2 {
+    %b = arith.constant 20 : i32
+    scf.yield %b : i32
+  }
+  default {
+    %c = arith.constant -1 : i32
+    scf.yield %c : i32
+  }
+  tile.scatter %v, %out[%pid] : i32, !tile.buffer<i32>, i32""",
+        ),
+        (3,),
+        out,
+    )
+    np.testing.assert_array_equal(out, [-1, 10, 20])
