@@ -265,9 +265,27 @@ class _IndexedLayout:
         return addresses, mask
 
 
-def _pad(layout: _StructuredLayout | _IndexedLayout, args: PythonValues) -> Any:
+def _layout(op: Operation) -> _StructuredLayout | _IndexedLayout:
+    if isinstance(op, tile.StructuredTransfer):
+        return _StructuredLayout.of(op)
+    assert isinstance(op, tile.IndexedAccess)
+    return _IndexedLayout.of(op)
+
+
+def _access(
+    interpreter: Interpreter, op: Operation, args: PythonValues, verb: str
+) -> tuple[Buffer, np.ndarray, np.ndarray | None]:
+    """A DMA op's buffer, addresses and moved elements, checked to lie inside the buffer."""
+    layout = _cached(interpreter, op, _layout)
+    buffer: Buffer = args[layout.buffer.position]
+    addresses, moved = layout.transfer(args)
+    _check_inside(interpreter, op, buffer, addresses, moved, verb)
+    return buffer, addresses, moved
+
+
+def _pad(interpreter: Interpreter, op: Operation, args: PythonValues) -> Any:
     """A load's or gather's pad: its first operand when one precedes the buffer, else zero."""
-    return args[0] if layout.buffer.position == 1 else 0
+    return args[0] if _cached(interpreter, op, _layout).buffer.position == 1 else 0
 
 
 def _occurrence_ranks(addresses: np.ndarray) -> np.ndarray:
@@ -385,36 +403,24 @@ class TileFunctions(InterpreterFunctions):
 
     @impl(tile.LoadOp)
     def run_load(self, interpreter: Interpreter, op: tile.LoadOp, args: PythonValues):
-        layout: _StructuredLayout = _cached(interpreter, op, _StructuredLayout.of)
-        buffer: Buffer = args[layout.buffer.position]
-        addresses, moved = layout.transfer(args)
-        _check_inside(interpreter, op, buffer, addresses, moved, "reads")
-        return (_read(buffer.elements, addresses, moved, _pad(layout, args)),)
+        buffer, addresses, moved = _access(interpreter, op, args, "reads")
+        return (_read(buffer.elements, addresses, moved, _pad(interpreter, op, args)),)
 
     @impl(tile.StoreOp)
     def run_store(self, interpreter: Interpreter, op: tile.StoreOp, args: PythonValues):
-        layout: _StructuredLayout = _cached(interpreter, op, _StructuredLayout.of)
-        buffer: Buffer = args[layout.buffer.position]
-        addresses, moved = layout.transfer(args)
-        _check_inside(interpreter, op, buffer, addresses, moved, "writes")
+        buffer, addresses, moved = _access(interpreter, op, args, "writes")
         _write(buffer.elements, addresses, moved, args[0])
         return ()
 
     @impl(tile.GatherOp)
     def run_gather(self, interpreter: Interpreter, op: tile.GatherOp, args: PythonValues):
-        layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
-        buffer: Buffer = args[layout.buffer.position]
-        addresses, mask = layout.transfer(args)
-        _check_inside(interpreter, op, buffer, addresses, mask, "reads")
-        result = _read(buffer.elements, addresses, mask, _pad(layout, args))
+        buffer, addresses, mask = _access(interpreter, op, args, "reads")
+        result = _read(buffer.elements, addresses, mask, _pad(interpreter, op, args))
         return (result[()],)  # a scalar for scalar indices, else the tile
 
     @impl(tile.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: tile.ScatterOp, args: PythonValues):
-        layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
-        buffer: Buffer = args[layout.buffer.position]
-        addresses, mask = layout.transfer(args)
-        _check_inside(interpreter, op, buffer, addresses, mask, "writes")
+        buffer, addresses, mask = _access(interpreter, op, args, "writes")
         _write(buffer.elements, addresses, mask, args[0])
         return ()
 
@@ -424,26 +430,21 @@ class TileFunctions(InterpreterFunctions):
         op: tile.AtomicRMWOp | tile.AtomicCASOp,
         args: PythonValues,
         update: Callable[..., np.ndarray],
+        operands: PythonValues,
     ) -> PythonValues:
         """Read-modify-write the addressed elements in row-major order; return the reads.
 
-        `update` takes the old element and the op's leading operands (the
-        value, or the compared value and the value), which precede the buffer.
+        `update` takes the old element and one element of each of `operands`.
         """
-        layout: _IndexedLayout = _cached(interpreter, op, _IndexedLayout.of)
-        buffer: Buffer = args[layout.buffer.position]
-        addresses, mask = layout.transfer(args)
-        _check_inside(interpreter, op, buffer, addresses, mask, "updates")
+        buffer, addresses, mask = _access(interpreter, op, args, "updates")
         moved = np.ones(addresses.shape, bool) if mask is None else mask
-        operands = args[: layout.buffer.position]
         read = np.zeros(addresses.shape, buffer.elements.dtype)
-        with np.errstate(all="ignore"):  # integer atomics wrap
-            read[moved] = _read_modify_write(
-                buffer.elements,
-                addresses[moved],
-                update,
-                [np.broadcast_to(o, addresses.shape)[moved] for o in operands],
-            )
+        read[moved] = _read_modify_write(
+            buffer.elements,
+            addresses[moved],
+            update,
+            [np.broadcast_to(o, addresses.shape)[moved] for o in operands],
+        )
         return (read[()],)  # a scalar for scalar indices, else the tile
 
     @impl(tile.AtomicRMWOp)
@@ -452,11 +453,11 @@ class TileFunctions(InterpreterFunctions):
         update = _ATOMIC_UPDATES[kind]
         if kind in _FLOAT_EXTREMA and np.issubdtype(np.asarray(args[0]).dtype, np.floating):
             update = _FLOAT_EXTREMA[kind]
-        return self._atomic(interpreter, op, args, update)
+        return self._atomic(interpreter, op, args, update, args[:1])
 
     @impl(tile.AtomicCASOp)
     def run_atomic_cas(self, interpreter: Interpreter, op: tile.AtomicCASOp, args: PythonValues):
-        return self._atomic(interpreter, op, args, _compare_and_swap)
+        return self._atomic(interpreter, op, args, _compare_and_swap, args[:2])
 
     # Vector unit.
 
@@ -505,8 +506,7 @@ class TileFunctions(InterpreterFunctions):
     @impl(tile.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: tile.MatmulOp, args: PythonValues):
         lhs, rhs, acc = args
-        with np.errstate(all="ignore"):
-            return (acc + np.matmul(lhs.astype(acc.dtype), rhs.astype(acc.dtype)),)
+        return (acc + np.matmul(lhs.astype(acc.dtype), rhs.astype(acc.dtype)),)
 
     # Checks and terminators.
 
