@@ -23,6 +23,7 @@ from xdsl.ir import Operation, SSAValue
 from tnpu.backend_riscv.asm import AsmWriter, Bound, Cursor, StripLoop, for_each_row
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
+from tnpu.backend_riscv.vector_unit import row_major_strides
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 
@@ -224,11 +225,7 @@ class _StructuredTransfer:
 
 def _row_major(shape: Sequence[int], element_bytes: int) -> list[int]:
     """Byte strides of a contiguous row-major tile."""
-    strides, running = [], element_bytes
-    for size in reversed(shape):
-        strides.append(running)
-        running *= size
-    return strides[::-1]
+    return [s * element_bytes for s in row_major_strides(shape)]
 
 
 def _clamped(asm: AsmWriter, register: str, value, low: int, high: int) -> None:  # noqa: ANN001
