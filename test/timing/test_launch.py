@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from timing_kernels import matmul, npu, parse_kernel, vector_add, vector_add_launch
 
 from tnpu.diagnostics import CompileError
 from tnpu.timing.cost_model import TileCostModel, TransferCost
-from tnpu.timing.launch import BoundLaunch, BranchChoice, Launch, LoopRuns, bind_launch
+from tnpu.timing.launch import (
+    BoundLaunch,
+    BranchChoice,
+    Launch,
+    LoopRuns,
+    bind_launch,
+    distinct_rows,
+)
 from tnpu.timing.tog import TileOperationGraph
 
 
@@ -177,3 +187,11 @@ tile.kernel @k(%x: !tile.buffer<i32>) {
   }
   tile.return
 }""", (1, 1, 1), [None])
+
+
+@given(st.lists(st.lists(st.integers(-2, 3), min_size=3, max_size=3), min_size=1, max_size=40))
+def test_distinct_rows_groups_equal_rows(rows):
+    matrix = np.array(rows, dtype=np.int64)
+    distinct, inverse = distinct_rows(matrix)
+    assert np.array_equal(distinct[inverse], matrix)
+    assert len({tuple(r) for r in distinct.tolist()}) == len(distinct) == len({tuple(r) for r in rows})

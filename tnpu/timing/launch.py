@@ -130,6 +130,27 @@ def run_lengths(values: np.ndarray) -> list[tuple[int, int]]:
     return [(int(values[a]), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
+def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows, each row's index among them) of an integer matrix.
+
+    `np.unique(axis=0)` sorts rows as opaque records, far too slowly for a
+    launch's millions of points: rows are grouped by a 64-bit polynomial hash
+    instead, and the grouping is checked against the rows themselves (the
+    exact sort remains for the collision that never comes).
+    """
+    count, width = matrix.shape
+    if width == 0:
+        return matrix[:1], np.zeros(count, dtype=np.int64)
+    powers = np.full(width, 0x9E3779B97F4A7C15, dtype=np.uint64) ** np.arange(width, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        hashes = matrix.astype(np.uint64) @ powers
+    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    if np.array_equal(matrix[first][inverse], matrix):
+        return matrix[first], inverse
+    rows, inverse = np.unique(matrix, axis=0, return_inverse=True)
+    return rows, inverse.ravel()
+
+
 def _known(*values: Any) -> bool:
     return all(value is not UNKNOWN for value in values)
 
@@ -240,7 +261,7 @@ class _Binder:
         if not flat:
             index = self.intern((id(graph),), lambda: self.make_schedule(graph, {}), self.schedules)
             return np.full(shape, index, dtype=np.int64)
-        rows, inverse = np.unique(np.stack(flat, axis=1), axis=0, return_inverse=True)
+        rows, inverse = distinct_rows(np.stack(flat, axis=1))
         indices = np.empty(len(rows), dtype=np.int64)
         for r, row in enumerate(rows):
             values, position = {}, 0
@@ -252,7 +273,7 @@ class _Binder:
                 lambda: self.make_schedule(graph, values),
                 self.schedules,
             )
-        return indices[inverse.ravel()].reshape(shape)
+        return indices[inverse].reshape(shape)
 
     def make_schedule(self, graph: TileGraph, values: dict[int, tuple[int, ...]]) -> Schedule:
         parts: list[TransferCost | LoopRuns | BranchChoice | None] = []
@@ -329,7 +350,7 @@ class _Binder:
             indices, trips = self.bind_step_by_step(node, env, shape)
         iteration = np.arange(indices.shape[-1])
         indices = np.where(iteration < trips[..., None], indices, -1)
-        rows, inverse = np.unique(indices.reshape(-1, indices.shape[-1]), axis=0, return_inverse=True)
+        rows, inverse = distinct_rows(indices.reshape(-1, indices.shape[-1]))
         runs = np.empty(len(rows), dtype=np.int64)
         for r, row in enumerate(rows):
             pairs = tuple((i, n) for i, n in run_lengths(row) if i >= 0)
@@ -338,7 +359,7 @@ class _Binder:
                 lambda: LoopRuns(tuple((self.schedules[i], n) for i, n in pairs)),
                 self.loop_runs,
             )
-        return runs[inverse.ravel()].reshape(shape)
+        return runs[inverse].reshape(shape)
 
     def trip_counts(self, op: scf.ForOp, env: Environment, shape: tuple[int, ...]) -> tuple[Any, Any, np.ndarray]:
         lower, upper, step = (self.value(env, v, len(shape)) for v in (op.lb, op.ub, op.step))
