@@ -1,0 +1,75 @@
+"""Model figures on the corpus: every kernel the lowering accepts, timed on both presets.
+
+Per kernel, side by side for tpuv3 and tpuv6e: simulated microseconds, the
+ratio to the roofline and the ceiling that binds it; then the median and
+quartiles of the ratio, how many kernels each ceiling binds, and the same
+with double buffering off (the synchronous DMA of PyTorchSim's Triton route).
+
+    .venv/bin/python bench/timing_corpus.py [--only SUBSTRING]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import Counter
+from pathlib import Path
+
+from xdsl.utils.exceptions import DiagnosticException
+
+from tnpu.execution.case import load_case
+from tnpu.timing.npu_config import load_npu_config
+from tnpu.timing.simulator import SimulationOptions
+from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu, tile_kernel
+from tnpu.ttir_import import import_ttir
+
+CORPUS = Path(__file__).resolve().parent.parent / "test" / "fixtures" / "corpus" / "inductor"
+PRESETS = ("tpuv3", "tpuv6e")
+SYNCHRONOUS = SimulationOptions(double_buffering=False)
+
+
+def quartiles(values: list[float]) -> str:
+    low, median, high = statistics.quantiles(values, n=4)
+    return f"median {median:.2f} (quartiles {low:.2f}, {high:.2f}; max {max(values):.1f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="kernels whose name contains this")
+    args = parser.parse_args()
+    npus = [load_npu_config(name) for name in PRESETS]
+    header = "".join(f" {name + ' µs':>12} {'×roof':>7} {'bound':>7}" for name in PRESETS)
+    print(f"{'kernel':<60}{header}")
+    ratios: dict[str, list[float]] = {name: [] for name in PRESETS}
+    synchronous: dict[str, list[float]] = {name: [] for name in PRESETS}
+    bounds: dict[str, Counter[str]] = {name: Counter() for name in PRESETS}
+    for directory in sorted(p for p in CORPUS.iterdir() if (p / "meta.json").is_file()):
+        if args.only and args.only not in directory.name:
+            continue
+        case = load_case(directory)
+        module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
+        try:
+            kernel = tile_kernel(lower_for_npu(module, npus[0]), case.kernel_name)
+        except DiagnosticException:
+            continue
+        line = f"{directory.name[:60]:<60}"
+        for npu in npus:
+            timer = KernelTimer(kernel, npu)
+            report = timer.time(case_launch(case))
+            slow = timer.time(case_launch(case), SYNCHRONOUS)
+            ratio = report.roofline_ratio or 1.0
+            ratios[npu.name].append(ratio)
+            synchronous[npu.name].append(slow.cycles / report.cycles)
+            bounds[npu.name][report.roofline_bound] += 1
+            line += f" {report.time_us:12.2f} {ratio:7.2f} {report.roofline_bound:>7}"
+        print(line)
+    for name in PRESETS:
+        if not ratios[name]:
+            continue
+        print(f"\n{name}: {len(ratios[name])} kernels; ratio to roofline {quartiles(ratios[name])}")
+        print(f"  bound by: {', '.join(f'{b} {n}' for b, n in bounds[name].most_common())}")
+        print(f"  without double buffering, slower by {quartiles(synchronous[name])}")
+
+
+if __name__ == "__main__":
+    main()
