@@ -85,7 +85,12 @@ def format_op_error(op: Operation, message: str) -> str:
 
 
 def format_parse_error(error: ParseError) -> str:
-    """One line for a parse error: `file:line:col: error: message`."""
+    """One line for a parse error: `file:line:col: error: message`.
+
+    Control characters the message quotes from the input (a NUL of a binary
+    file) are escaped, so the line stays one printable line.
+    """
     where = error.span.get_location()
     message = " ".join(error.msg.split())
+    message = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in message)
     return f"{where.file}:{where.line}:{where.col}: error: {message}"

@@ -9,7 +9,9 @@ then stops: no PTX, no cubin, no cache writes, nothing under ``$HOME``.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -91,6 +93,44 @@ def compile_to_ttir(
     return str(stages["ttir"](module, metadata))
 
 
+def case_kernel(directory: str | Path) -> tuple[KernelSource, tuple[str, int, int]]:
+    """The kernel of a corpus case folder and the target it was compiled for.
+
+    The folder holds `kernel.py` and `meta.json` (kernel name, signature,
+    constexprs, specialisation attributes, compile options and target), the
+    format of test/fixtures/corpus/inductor.
+    """
+    directory = Path(directory)
+    meta_path = directory / "meta.json"
+    if not meta_path.is_file():
+        raise FrontendError(f"{directory}: no meta.json")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except json.JSONDecodeError as error:
+        raise FrontendError(f"{meta_path}: not JSON: {error}") from None
+    for key in ("kernel_name", "signature"):
+        if key not in meta:
+            raise FrontendError(f"{meta_path}: missing field '{key}'")
+    options = {
+        key: value
+        for key, value in meta.get("compile_options", {}).items()
+        if key in ("num_warps", "num_stages", "debug", "sanitize_overflow", "enable_fp_fusion")
+    }
+    source = KernelSource(
+        load_jit_function(directory / "kernel.py", meta["kernel_name"]),
+        meta["signature"],
+        meta.get("constexprs", {}),
+        meta.get("attrs", {}),
+        options,
+    )
+    target = meta.get("target", {})
+    return source, (
+        target.get("backend", DEFAULT_TARGET[0]),
+        target.get("arch", DEFAULT_TARGET[1]),
+        target.get("warp_size", DEFAULT_TARGET[2]),
+    )
+
+
 def _normalise_attrs(attrs: Mapping[Any, Any]) -> dict[Any, Any]:
     """Accept JSON-style keys ("0", "1,2") as well as ints and tuples."""
     result: dict[Any, Any] = {}
@@ -122,7 +162,10 @@ def load_jit_function(path: str | Path, name: str) -> Any:
         from tnpu.inductor_support import install_inductor_patches
 
         install_inductor_patches()
-    module_name = f"tnpu_kernel_{abs(hash(path.resolve()))}"
+    # A name that is the same in every process: Triton prefixes it to the
+    # symbols of noinline device functions (`@<module>.helper__fp32`).
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+    module_name = f"tnpu_kernel_{digest}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

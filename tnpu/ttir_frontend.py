@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.frontend import Frontend
 
-from tnpu.ttir_import import import_ttir
+from tnpu.ttir_import import decode_ttir, import_ttir
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class TTIRFrontend(Frontend):
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         return import_ttir(
-            input.read().decode(errors="replace"),
+            decode_ttir(input.read(), input_name),
             input_name,
             ctx,
             verify=False,

@@ -31,8 +31,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import base
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tnpu.context import has_tnpu_dialects, tnpu_context
 from tnpu.diagnostics import CompileError, record_text_span
@@ -68,6 +70,20 @@ class _BitPatternAwareElement(AttrParser._TensorLiteralElement):  # pyright: ign
         return super().to_type(parser, type)
 
 
+class _TTIRLexer(MLIRLexer):
+    """xDSL's MLIR lexer with a string-literal pattern that cannot backtrack.
+
+    xDSL 0.75's `"(?:[^"...]+|escape)*"` nests `+` in `*`: on a string left
+    open to the end of its line (a truncated file) the regex engine tries
+    every way to split the line, and a 40-character line took minutes.
+    Matching one character at a time accepts the same strings in linear time.
+    """
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+
+
 class TTIRParser(Parser):
     """An MLIR parser that accepts attribute aliases defined after their uses."""
 
@@ -76,12 +92,16 @@ class TTIRParser(Parser):
     def __init__(
         self, ctx: Context, text: str, name: str = "<unknown>", line_offset: int = 0
     ):
-        super().__init__(ctx, text, name)
+        # Set up as xDSL's parser of nothing, then read `text` with our lexer.
+        super().__init__(ctx, "", name)
+        self._parser_state = ParserState(_TTIRLexer(Input(text, name)))
         self._text = text
         self._line_offset = line_offset
         self._preparsed: dict[int, int] = {}
         """Start -> end offset of each alias definition read ahead of the module."""
         self._op_start: Span | None = None
+        self._op_names: dict[int, str] = {}
+        """The name of the op starting at each offset, for errors raised while parsing it."""
         self._first_forward_use: dict[str, Span] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
@@ -90,6 +110,12 @@ class TTIRParser(Parser):
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as error:
+            if error.msg == "Could not parse entire input!":
+                # xDSL says this of an input without operations and of a token
+                # that starts none.
+                if self._current_token.kind == MLIRTokenKind.EOF:
+                    self.raise_error("expected a module, but the input has no operation")
+                self.raise_error(f"expected an operation, found '{self._current_token.text}'")
             if error.msg.startswith("values used but not defined"):
                 # Report the first use of a value never defined, not the end of file.
                 name, span = min(
@@ -103,9 +129,16 @@ class TTIRParser(Parser):
             raise
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
-        name = operand.operand_name
-        if name not in self.ssa_values:
-            self._first_forward_use.setdefault(name, operand.span)
+        values = self.ssa_values.get(operand.operand_name)
+        if values is None:
+            self._first_forward_use.setdefault(operand.operand_name, operand.span)
+        elif operand.index < len(values) and values[operand.index].type != type:
+            # Name the value: the type here is often one the op inferred.
+            self.raise_error(
+                f"{operand.span.text} has type {values[operand.index].type}, "
+                f"but is used here as {type}",
+                operand.span,
+            )
         return super().resolve_operand(operand, type)
 
     def _parse_alias_definitions_first(self) -> None:
@@ -151,24 +184,45 @@ class TTIRParser(Parser):
         return type_
 
     def parse_operation(self) -> Operation:
-        span = self._current_token.span
+        start = self._current_token.span
+        self._op_start = start
+        try:
+            op = super().parse_operation()
+        except VerifyException as error:
+            # The assembly format checks the types it parsed against the op's
+            # constraints while inferring the others; report that at the op.
+            message = " ".join(str(error.args[0] if error.args else error).split())
+            name = self._op_names.get(start.start, "?")
+            self.raise_error(f"'{name}' op {message}", start.start, start.end)
         if self._line_offset:
-            span = dataclasses.replace(span, line_offset=self._line_offset)
-        self._op_start = span
-        op = super().parse_operation()
-        record_text_span(op, span)
+            start = dataclasses.replace(start, line_offset=self._line_offset)
+        record_text_span(op, start)
         return op
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
+        assert self._op_start is not None
         if op_type := self.ctx.get_optional_op(
             name, dialect_stack=self._parser_state.dialect_stack
         ):
+            self._op_names[self._op_start.start] = name
             return op_type
         # Point at the op, not at the token after its name.
-        assert self._op_start is not None
         self.raise_error(
             f"Operation {name} is not registered", self._op_start.start, self._op_start.end
         )
+
+
+def decode_ttir(data: bytes, name: str = "<stdin>") -> str:
+    """`data` as UTF-8 text; a `ParseError` at the first byte that is not UTF-8."""
+    try:
+        return data.decode()
+    except UnicodeDecodeError as error:
+        text = data.decode(errors="replace")
+        offset = len(data[: error.start].decode())
+        raise ParseError(
+            Span(offset, offset + 1, Input(text, name)),
+            f"invalid UTF-8: byte 0x{data[error.start]:02x} (is this a binary file?)",
+        ) from None
 
 
 def import_ttir(

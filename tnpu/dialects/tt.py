@@ -145,7 +145,10 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
+            start = parser.pos
             pointee = parser.parse_type()
+            if (problem := _pointee_problem(pointee)) is not None:
+                parser.raise_error(problem, start, parser.pos)
             space = cls.DEFAULT_ADDRESS_SPACE
             if parser.parse_optional_punctuation(","):
                 if (name := parser.parse_optional_str_literal()) is not None:
@@ -170,14 +173,19 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
                 printer.print_string(f", {space}")
 
     def verify(self) -> None:
-        pointee = self.pointee_type
-        if isinstance(pointee, TensorType):
-            pointee = pointee.element_type
-        if not isinstance(pointee, IntegerType | AnyFloat | PointerType):
-            raise VerifyException(
-                "pointer types must point to integer or floating-point types "
-                "(or to a tensor of them, for a block pointer)"
-            )
+        if (problem := _pointee_problem(self.pointee_type)) is not None:
+            raise VerifyException(problem)
+
+
+def _pointee_problem(pointee: Attribute) -> str | None:
+    """Why `pointee` cannot be a `!tt.ptr`'s pointee, or None if it can."""
+    if isinstance(pointee, TensorType):
+        if isinstance(pointee.element_type, IntegerType | AnyFloat):
+            return None
+        return f"a block pointer must point to a tensor of integers or floats, not {pointee}"
+    if isinstance(pointee, IntegerType | AnyFloat | PointerType):
+        return None
+    return f"pointer types must point to integer or floating-point types, not {pointee}"
 
 
 @irdl_attr_definition
@@ -459,21 +467,62 @@ class CachePolicyAttr(ParametrizedAttribute):
 # Type constraints and the type rules Triton's verifier applies
 # ---------------------------------------------------------------------------
 
-_SCALAR_CONSTR = BaseAttr(IntegerType) | AnyFloatConstr | BaseAttr(PointerType)
-TT_TYPE = AnyOf.get(_SCALAR_CONSTR, TensorType.constr(_SCALAR_CONSTR))
-"""Triton's TT_Type: an int, float or pointer scalar, or a tensor of them."""
+@dataclass(frozen=True)
+class TypeClass(AttrConstraint):
+    """One of Triton's type classes (TT_PtrLike, ...): `constr`, named in errors.
 
+    xDSL's own message names the innermost mismatch ("f32 should be of base
+    attribute tt.ptr"); Triton's names the class: "expected a pointer or a
+    tensor of pointers, got tensor<16xf32>".
+    """
+
+    constr: AttrConstraint
+    description: str
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        try:
+            self.constr.verify(attr, constraint_context)
+        except VerifyException:
+            raise VerifyException(f"expected {self.description}, got {attr}") from None
+
+    def variables(self) -> set[str]:
+        return self.constr.variables()
+
+    def get_bases(self) -> set[type[Attribute]] | None:
+        return self.constr.get_bases()
+
+    def can_infer(self, var_constraint_names) -> bool:
+        return self.constr.can_infer(var_constraint_names)
+
+    def infer(self, context: InferenceContext) -> Attribute:
+        return self.constr.infer(context)
+
+    def mapping_type_vars(self, type_var_mapping) -> TypeClass:
+        return self
+
+
+def _scalar_or_tensor(element: AttrConstraint, description: str) -> TypeClass:
+    return TypeClass(AnyOf.get(element, TensorType.constr(element)), description)
+
+
+def _tensor_of(element: AttrConstraint, description: str) -> TypeClass:
+    return TypeClass(TensorType.constr(element), description)
+
+
+_SCALAR_CONSTR = BaseAttr(IntegerType) | AnyFloatConstr | BaseAttr(PointerType)
 _INT_CONSTR = BaseAttr(IntegerType)
-TT_INT_LIKE = AnyOf.get(_INT_CONSTR, TensorType.constr(_INT_CONSTR))
-TT_FLOAT_LIKE = AnyOf.get(AnyFloatConstr, TensorType.constr(AnyFloatConstr))
-TT_PTR_LIKE = AnyOf.get(BaseAttr(PointerType), TensorType.constr(BaseAttr(PointerType)))
-TT_BOOL_LIKE = AnyOf.get(i1, TensorType.constr(i1))
-TT_I64_LIKE = AnyOf.get(i64, TensorType.constr(i64))
-TT_TENSOR = TensorType.constr(_SCALAR_CONSTR)
-TT_INT_TENSOR = TensorType.constr(_INT_CONSTR)
-TT_FLOAT_TENSOR = TensorType.constr(AnyFloatConstr)
-TT_FP_INT_TENSOR = TensorType.constr(_INT_CONSTR | AnyFloatConstr)
-_F32_LIKE = AnyOf.get(f32, TensorType.constr(f32))
+TT_TYPE = _scalar_or_tensor(_SCALAR_CONSTR, "an integer, float or pointer, or a tensor of them")
+"""Triton's TT_Type."""
+TT_INT_LIKE = _scalar_or_tensor(_INT_CONSTR, "an integer or a tensor of integers")
+TT_FLOAT_LIKE = _scalar_or_tensor(AnyFloatConstr, "a float or a tensor of floats")
+TT_PTR_LIKE = _scalar_or_tensor(BaseAttr(PointerType), "a pointer or a tensor of pointers")
+TT_BOOL_LIKE = _scalar_or_tensor(EqAttrConstraint(i1), "i1 or a tensor of i1")
+TT_I64_LIKE = _scalar_or_tensor(EqAttrConstraint(i64), "i64 or a tensor of i64")
+_F32_LIKE = _scalar_or_tensor(EqAttrConstraint(f32), "f32 or a tensor of f32")
+TT_TENSOR = _tensor_of(_SCALAR_CONSTR, "a tensor of integers, floats or pointers")
+TT_INT_TENSOR = _tensor_of(_INT_CONSTR, "a tensor of integers")
+TT_FLOAT_TENSOR = _tensor_of(AnyFloatConstr, "a tensor of floats")
+TT_FP_INT_TENSOR = _tensor_of(_INT_CONSTR | AnyFloatConstr, "a tensor of integers or floats")
 
 
 def shape_of(type_: Attribute) -> tuple[int, ...]:

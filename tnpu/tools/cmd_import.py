@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tnpu.diagnostics import format_parse_error
 from tnpu.tools.tnpu_main import UserError
-from tnpu.ttir_import import import_ttir
+from tnpu.ttir_import import decode_ttir, import_ttir
 
 HELP = "import, verify and print a TTIR file"
 
@@ -31,18 +31,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
+        data, name = sys.stdin.buffer.read(), "<stdin>"
     else:
         path = Path(args.file)
         if not path.is_file():
             raise UserError(f"{path}: no such file")
-        text, name = path.read_text(errors="replace"), str(path)
+        data, name = path.read_bytes(), str(path)
     try:
-        module = import_ttir(text, name)
+        module = import_ttir(decode_ttir(data, name), name)
     except ParseError as error:
-        raise UserError(format_parse_error(error)) from None
+        return _report(format_parse_error(error))
     except DiagnosticException as error:
-        raise UserError(" ".join(str(error).split())) from None
+        return _report(" ".join(str(error).split()))
     out = open(args.output, "w") if args.output else sys.stdout
     try:
         Printer(
@@ -53,3 +53,9 @@ def run(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     return 0
+
+
+def _report(diagnostic: str) -> int:
+    """Print a `file:line:col: error: ...` line as it is (no `tnpu import:` prefix)."""
+    print(diagnostic, file=sys.stderr)
+    return 1

@@ -16,7 +16,14 @@ import json
 import sys
 from pathlib import Path
 
-from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
+from tnpu.frontend import (
+    DEFAULT_TARGET,
+    FrontendError,
+    KernelSource,
+    case_kernel,
+    compile_to_ttir,
+    load_jit_function,
+)
 from tnpu.tools.tnpu_main import UserError
 
 HELP = "compile a Triton kernel to TTIR"
@@ -37,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--target",
-        default="cuda:80",
-        help="Triton target as BACKEND:ARCH (default cuda:80, what Inductor's corpus used)",
+        help="Triton target as BACKEND:ARCH, e.g. cuda:90 (default: the case's target, "
+        "else cuda:80, what Inductor's corpus used)",
     )
     parser.add_argument("-o", "--output", help="write the TTIR here instead of stdout")
 
@@ -61,37 +68,17 @@ def _literal(value: str) -> object:
         return value
 
 
-def source_from_case(directory: Path) -> tuple[Path, KernelSource]:
-    meta_path = directory / "meta.json"
-    if not meta_path.is_file():
-        raise UserError(f"{directory}: no meta.json")
-    meta = json.loads(meta_path.read_text())
-    for field in ("kernel_name", "signature"):
-        if field not in meta:
-            raise UserError(f"{meta_path}: missing field '{field}'")
-    kernel_py = directory / "kernel.py"
-    fn = load_jit_function(kernel_py, meta["kernel_name"])
-    options = {
-        key: meta["compile_options"][key]
-        for key in ("num_warps", "num_stages", "debug", "sanitize_overflow", "enable_fp_fusion")
-        if key in meta.get("compile_options", {})
-    }
-    return kernel_py, KernelSource(
-        fn,
-        meta["signature"],
-        meta.get("constexprs", {}),
-        meta.get("attrs", {}),
-        options,
-    )
-
-
 def run(args: argparse.Namespace) -> int:
-    backend, _, arch = args.target.partition(":")
-    if not arch.isdigit():
-        raise UserError(f"--target '{args.target}' is not BACKEND:ARCH, e.g. cuda:80")
+    target = DEFAULT_TARGET
+    if args.target is not None:
+        backend, _, arch = args.target.partition(":")
+        if not backend or not arch.isdigit():
+            raise UserError(f"--target '{args.target}' is not BACKEND:ARCH, e.g. cuda:80")
+        target = (backend, int(arch), DEFAULT_TARGET[2])
     try:
         if Path(args.kernel).is_dir():
-            _, source = source_from_case(Path(args.kernel))
+            source, case_target = case_kernel(args.kernel)
+            target = target if args.target is not None else case_target
         else:
             file, sep, function = args.kernel.rpartition(":")
             if not sep or not file:
@@ -107,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             if missing:
                 raise UserError(f"no --constexpr value for {', '.join(missing)}")
             source = KernelSource(load_jit_function(file, function), signature, constexprs)
-        ttir = compile_to_ttir(source, (backend, int(arch), 32))
+        ttir = compile_to_ttir(source, target)
     except FrontendError as error:
         raise UserError(str(error)) from None
     if args.output:

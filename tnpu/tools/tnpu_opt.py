@@ -29,7 +29,7 @@ from tnpu import __version__
 from tnpu.context import register_dialects
 from tnpu.diagnostics import format_parse_error
 from tnpu.registry import ALL_PASSES
-from tnpu.ttir_import import import_ttir, verify_with_diagnostics
+from tnpu.ttir_import import decode_ttir, import_ttir, verify_with_diagnostics
 
 DESCRIPTION = """\
 tnpu's optimizer driver: xdsl-opt with the Triton (tt) and tile dialects,
@@ -63,7 +63,7 @@ class TnpuOptMain(xDSLOptMain):
         if (self.args.frontend or file_extension) not in ("mlir", "ttir"):
             return super().parse_chunk(chunk, file_extension, start_offset)
         return import_ttir(
-            chunk.read().decode(errors="replace"),
+            decode_ttir(chunk.read(), self.get_input_name()),
             self.get_input_name(),
             self.ctx,
             verify=False,
@@ -159,6 +159,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
         sys.stderr.close()
         raise SystemExit(0) from None
+    except OSError as error:  # an input or output file that cannot be opened
+        print(f"tnpu-opt: error: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(1) from None
     except Exception as error:  # an internal error: still one line
         if os.environ.get("TNPU_TRACEBACK"):
             raise
