@@ -88,7 +88,6 @@ from xdsl.irdl.constraints import InferenceContext, VerificationContext
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
-    OperandVariable,
     ParsingState,
     PrintingState,
     TypeDirective,

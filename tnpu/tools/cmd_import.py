@@ -2,6 +2,8 @@
 
 The output is tnpu's custom syntax (Triton's, apart from SSA names); with
 --generic the generic MLIR form, with --debuginfo every op's location.
+Input that does not parse or verify gets one line on stderr,
+file:line:col: error: message, and exit code 1.
 """
 
 from __future__ import annotations

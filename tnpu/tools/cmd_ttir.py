@@ -1,8 +1,10 @@
 """Compile a @triton.jit kernel to TTIR (Triton's first stage; no GPU needed).
 
-The kernel is named as FILE.py:FUNCTION, or given as a case directory whose
-meta.json records the signature, constexprs and specialisation attributes
-(the format of ../shared/corpus/inductor).  Examples:
+The kernel is named as FILE.py:FUNCTION with its --signature (and
+--constexpr values), or given as a case directory whose meta.json records
+the kernel name, signature, constexprs, specialisation attributes, options
+and target (the format of test/fixtures/corpus/inductor).  The TTIR, with
+Triton's locations, goes to stdout.  Examples:
 
   tnpu ttir add.py:add_kernel --signature 'x=*fp32,y=*fp32,out=*fp32,n=i32' \\
       --constexpr BLOCK=256

@@ -28,18 +28,23 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from tnpu import __version__
 from tnpu.context import register_dialects
 from tnpu.diagnostics import format_parse_error
-from tnpu.registry import ALL_PASSES
+from tnpu.registry import ALL_PASSES, ALL_TARGETS
 from tnpu.ttir_import import decode_ttir, import_ttir, verify_with_diagnostics
 
 DESCRIPTION = """\
 tnpu's optimizer driver: xdsl-opt with the Triton (tt) and tile dialects,
-tnpu's passes, and an importer for TTIR as Triton prints it.
+tnpu's passes and targets, and an importer for TTIR as Triton 3.6-3.9
+prints it (.ttir and .mlir files, or stdin).  Every flag is xdsl-opt's.
+Bad input gets one line, file:line:col: error: ..., and exit code 1.
 
 examples:
   tnpu-opt kernel.ttir                        import, verify, print
+  tnpu-opt kernel.ttir --print-debuginfo      ... with Triton's source locations
+  tnpu-opt kernel.ttir --print-op-generic     ... in the generic MLIR form
   tnpu-opt kernel.ttir -p strip-gpu-only      run a pass
   tnpu-opt kernel.ttir -p tnpu-to-tile        the whole pipeline to the tile dialect
-  tnpu-opt kernel.ttir --print-op-generic     generic MLIR form
+  tnpu-opt kernel.ttir -p tnpu-to-tile -t tnpu-riscv-asm
+                                              ... and write RISC-V assembly
 """
 
 
@@ -131,7 +136,7 @@ class TnpuOptMain(xDSLOptMain):
         return None
 
 
-_PASS_LIST = "<the list of tnpu's passes>"
+_PASS_LIST = "<tnpu's passes and targets>"
 """The epilog placeholder `_HelpFormatter` replaces by `_pass_summary()`."""
 
 
@@ -143,10 +148,14 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def _pass_summary() -> str:
-    lines = ["tnpu passes (first docstring line):"]
-    for name, factory in sorted(ALL_PASSES.items()):
-        doc = (factory().__doc__ or "").strip().splitlines()
-        lines.append(f"  {name:24} {doc[0] if doc else ''}")
+    """tnpu's passes (`-p`) and targets (`-t`), each with its docstring's first line."""
+    lines: list[str] = []
+    for title, registry in (("passes (-p)", ALL_PASSES), ("targets (-t)", ALL_TARGETS)):
+        lines.append(f"tnpu {title}:")
+        for name, factory in sorted(registry.items()):
+            doc = (factory().__doc__ or "").strip().splitlines()
+            lines.append(f"  {name:24} {doc[0] if doc else ''}")
+        lines.append("")
     return "\n".join(lines)
 
 
