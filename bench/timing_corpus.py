@@ -18,9 +18,10 @@ from pathlib import Path
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.execution.case import load_case
+from tnpu.execution.tile_rung import tile_kernel
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.timing.simulator import SimulationOptions
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu, tile_kernel
+from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu
 from tnpu.ttir_import import import_ttir
 
 CORPUS = Path(__file__).resolve().parent.parent / "test" / "fixtures" / "corpus" / "inductor"

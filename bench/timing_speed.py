@@ -30,10 +30,11 @@ sys.path.insert(0, str(ROOT / "test" / "timing"))
 from timing_kernels import matmul, parse_kernel, vector_add, vector_add_launch  # noqa: E402
 
 from tnpu.execution.case import load_case  # noqa: E402
+from tnpu.execution.tile_rung import tile_kernel  # noqa: E402
 from tnpu.timing.launch import Launch  # noqa: E402
 from tnpu.timing.npu_config import NPUConfig, load_npu_config  # noqa: E402
 from tnpu.timing.simulator import SimulationOptions, Simulator  # noqa: E402
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu, tile_kernel  # noqa: E402
+from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu  # noqa: E402
 from tnpu.ttir_import import import_ttir  # noqa: E402
 
 CORPUS = ROOT / "test" / "fixtures" / "corpus" / "inductor"

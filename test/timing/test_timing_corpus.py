@@ -7,9 +7,10 @@ from conftest import INDUCTOR_CASES
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.execution.case import load_case
+from tnpu.execution.tile_rung import tile_kernel
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.timing.simulator import SimulationOptions
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu, tile_kernel
+from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu
 from tnpu.ttir_import import import_ttir
 
 LOWERED_AT_LEAST = 100

@@ -24,6 +24,7 @@ from tnpu.execution.oracle import Oracle
 from tnpu.execution.rungs import RUNGS, RunContext, RungResult
 import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after `oracle` and `ttir`)
 import tnpu.backend_riscv.rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
+import tnpu.timing.rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
 from tnpu.interpreters.kernel import kernel_function, parameter_names
 from tnpu.ttir_import import import_ttir
 
@@ -65,8 +66,12 @@ class RunResult:
         }
 
 
-def selected_rungs(mode: str) -> list[str]:
-    return [name for name, rung in RUNGS.items() if mode in rung.modes]
+def selected_rungs(mode: str, config: str | None = None) -> list[str]:
+    """The rungs of `mode`; `timing` only when an NPU configuration is given."""
+    return [
+        name for name, rung in RUNGS.items()
+        if mode in rung.modes and (name != "timing" or config is not None)
+    ]
 
 
 def run_case(
@@ -102,11 +107,14 @@ def run_case(
     result.stage_reached = "inputs"
     context = RunContext(case, module, inputs, config=config, oracle=oracle)
     failed = False
-    for name in selected_rungs(mode):
+    for name in selected_rungs(mode, config):
         rung_result = RUNGS[name].run(context)
         result.rungs.append(rung_result)
         if rung_result.name == "oracle":
             result.libdevice_stand_ins = rung_result.notes.get("libdevice_stand_ins", [])
+        if rung_result.name == "timing" and rung_result.status == "ok":
+            result.cycles = round(rung_result.notes["cycles"])
+            result.roofline_cycles = round(rung_result.notes["roofline_cycles"])
         if rung_result.status in ("refused", "error"):
             failed = True
             result.error = result.error or f"{name}: {rung_result.message}"
@@ -119,7 +127,7 @@ def run_case(
 
 
 def _compare(result: RunResult, case: Case, function: tt.FuncOp) -> None:
-    ran = [r for r in result.rungs if r.status == "ok"]
+    ran = [r for r in result.rungs if r.status == "ok" and r.buffers]  # timing has no tensors
     if len(ran) < 2:
         return
     outputs = sorted(written_parameters(function) | (case.mutated & set(case.tensors)))

@@ -35,14 +35,16 @@ def find_cases(directory: Path) -> list[Path]:
     return sorted(path.parent for path in directory.rglob("meta.json"))
 
 
-def _start_job(cache_root: str, mode: str, seed: int, artifacts: str | None) -> None:
+def _start_job(
+    cache_root: str, mode: str, seed: int, artifacts: str | None, config: str | None
+) -> None:
     global _oracle
     from tnpu.frontend import prepare_triton_environment
 
     job = Path(tempfile.mkdtemp(prefix="job-", dir=cache_root))
     prepare_triton_environment()
     _oracle = Oracle(cache_dir=job)
-    _settings.update(mode=mode, seed=seed, artifacts=artifacts)
+    _settings.update(mode=mode, seed=seed, artifacts=artifacts, config=config)
 
 
 def _run_one(directory: str) -> dict:
@@ -51,7 +53,10 @@ def _run_one(directory: str) -> dict:
         case = load_case(path)
     except CaseError as error:
         return RunResult(kernel=path.name, stage_reached="none", error=str(error)).to_json()
-    result = run_case(case, mode=_settings["mode"], oracle=_oracle, seed=_settings["seed"])
+    result = run_case(
+        case, mode=_settings["mode"], oracle=_oracle, seed=_settings["seed"],
+        config=_settings["config"],
+    )
     if _settings["artifacts"] and (result.error or result.match is False):
         write_artifacts(Path(_settings["artifacts"]) / path.name, result)
     return result.to_json()
@@ -78,13 +83,14 @@ def sweep(
     mode: str = "interp",
     seed: int = 0,
     artifacts: Path | None = None,
+    config: str | None = None,
     progress: Callable[[dict], None] | None = None,
 ) -> list[dict]:
     """Result records of every case under `directory`, in case order."""
     cases = [str(path) for path in find_cases(directory)]
     cache_root = tempfile.mkdtemp(prefix="tnpu-sweep-")
     context = multiprocessing.get_context("spawn")
-    initargs = (cache_root, mode, seed, str(artifacts) if artifacts else None)
+    initargs = (cache_root, mode, seed, str(artifacts) if artifacts else None, config)
     results: dict[str, dict] = {}
     with context.Pool(jobs, initializer=_start_job, initargs=initargs, maxtasksperchild=None) as pool:
         for case, record in zip(cases, pool.imap(_run_one, cases)):
@@ -111,6 +117,11 @@ def report(records: Iterable[dict]) -> str:
     if stand_ins:
         lines += ["", "## Runs that used libdevice stand-ins in the oracle", ""]
         lines += [f"- {r['kernel']}: {', '.join(r['libdevice_stand_ins'])}" for r in stand_ins]
+    timed = [r for r in records if r.get("cycles") is not None]
+    if timed:
+        lines += ["", "## Cycles on the modeled NPU", "",
+                  "| kernel | cycles | roofline cycles |", "|---|---|---|"]
+        lines += [f"| {r['kernel']} | {r['cycles']} | {r['roofline_cycles']} |" for r in timed]
     failures = [r for r in records if r["error"] is not None]
     if failures:
         lines += ["", "## Failures", ""]

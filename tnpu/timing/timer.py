@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import ModuleOp
 
 from tnpu.context import tnpu_context
-from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.execution.case import Case, TensorArg
+from tnpu.execution.tile_rung import lower_to_tile, tile_kernel
 from tnpu.registry import ALL_PASSES
 from tnpu.timing.cost_model import TileCostModel
 from tnpu.timing.launch import BoundLaunch, Launch, bind_launch
@@ -66,22 +66,11 @@ def time_sequence(
 
 def lower_for_npu(module: ModuleOp, npu: NPUConfig) -> ModuleOp:
     """A copy of an imported TTIR module lowered to tile IR, math expanded for `npu`."""
-    ctx = tnpu_context()
-    lowered = module.clone()
-    ALL_PASSES["tnpu-to-tile"]()().apply(ctx, lowered)
+    lowered = lower_to_tile(module)
     if "expand-math" in ALL_PASSES:
         native = tuple(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
-        ALL_PASSES["expand-math"]()(native=native).apply(ctx, lowered)  # type: ignore[call-arg]
+        ALL_PASSES["expand-math"]()(native=native).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
     return lowered
-
-
-def tile_kernel(module: ModuleOp, name: str) -> tile.KernelOp:
-    """The `tile.kernel` called `name` (the only one, whatever its name, if just one)."""
-    kernels = [op for op in module.walk() if isinstance(op, tile.KernelOp)]
-    if not kernels:
-        raise CompileError(module, "holds no tile.kernel")
-    named = [k for k in kernels if k.sym_name.data == name]
-    return named[0] if named else kernels[0]
 
 
 def case_launch(case: Case) -> Launch:

@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", help="write REPORT.md, REPORT.json and REPORT-artifacts/")
     parser.add_argument("--exec", choices=["interp", "qemu", "none"], default="interp", dest="mode")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--config", help="the NPU configuration for timing (e.g. tpuv3)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("cases", total=total)
         records = sweep(
             directory, jobs=args.jobs, mode=args.mode, seed=args.seed, artifacts=artifacts,
+            config=args.config,
             progress=lambda record: progress.advance(task),
         )
     text = report(records)

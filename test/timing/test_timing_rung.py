@@ -1,0 +1,48 @@
+"""The `timing` rung: `tnpu run --config` and `tnpu sweep --config` report the model's figures."""
+
+from __future__ import annotations
+
+from conftest import CORPUS
+
+from tnpu.execution.case import load_case
+from tnpu.execution.runner import run_case
+from tnpu.execution.sweep import report
+from tnpu.timing.npu_config import load_npu_config
+from tnpu.timing.timer import case_launch, case_timer
+from tnpu.ttir_import import import_ttir
+
+ADD = CORPUS / "inductor" / "ew_add__triton_poi_fused_add_0"
+
+
+def test_run_without_execution_reports_the_timing():
+    case = load_case(ADD)
+    result = run_case(case, mode="none", config="tpuv3")
+    [rung] = result.rungs
+    assert (rung.name, rung.status) == ("timing", "ok")
+    module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
+    expected = case_timer(module, case, load_npu_config("tpuv3")).time(case_launch(case))
+    assert rung.notes["cycles"] == round(expected.cycles, 3)
+    assert result.cycles == round(expected.cycles)
+    assert result.roofline_cycles == round(expected.roofline_cycles)
+    record = result.to_json()
+    assert record["error"] is None and record["stage_reached"] == "timing"
+    timing = record["rungs"][0]
+    for key in ("cycles", "time_us", "roofline_cycles", "bytes_read", "bytes_written", "flops"):
+        assert key in timing
+    assert set(timing["utilization"]) == {"dma", "vector", "matrix", "dram"}
+    assert "cycles" in rung.message and "× roofline" in rung.message
+
+
+def test_timing_needs_a_configuration_and_a_bad_one_is_an_error():
+    case = load_case(ADD)
+    assert run_case(case, mode="none").rungs == []
+    result = run_case(case, mode="none", config="tpuv9")
+    assert result.rungs[0].status == "error"
+    assert "unknown NPU 'tpuv9'" in result.error
+
+
+def test_the_sweep_report_lists_cycles():
+    record = run_case(load_case(ADD), mode="none", config="tpuv6e").to_json()
+    text = report([record])
+    assert "## Cycles on the modeled NPU" in text
+    assert f"| {ADD.name} | {record['cycles']} | {record['roofline_cycles']} |" in text

@@ -1,0 +1,59 @@
+"""The `timing` rung of `tnpu run` and `tnpu sweep`: the case timed on the NPU of `--config`.
+
+It runs under every `--exec` mode, `none` included, when a configuration is
+given (the runner selects it only then; a context without one is `skipped`).  It computes no tensors, so the runner
+compares nothing against it; its figures go into the run's JSON record:
+cycles, time_us, roofline_cycles and the rest of `REPORTED`, and its
+message summarizes them for the table.  A kernel the
+lowering or the timer cannot describe is `refused` with the reason; a bad
+configuration is an `error`.
+"""
+
+from __future__ import annotations
+
+from xdsl.utils.exceptions import DiagnosticException
+
+from tnpu.execution.rungs import RunContext, RungResult, _one_line, _timed, register_rung
+from tnpu.timing.npu_config import NPUConfigError, load_npu_config
+from tnpu.timing.timer import case_launch, case_timer
+
+REPORTED = (
+    "npu", "cycles", "time_us", "roofline_cycles", "roofline_bound", "roofline_ratio",
+    "bytes_read", "bytes_written", "dram_bytes", "flops", "achieved_bandwidth_gbps",
+    "achieved_gflops", "utilization", "assumptions",
+)
+"""The keys of a `TimingReport`'s JSON the rung reports."""
+
+
+class TimingRung:
+    """The analytical cost model and TOG simulator (no execution)."""
+
+    name = "timing"
+    modes = frozenset({"none", "interp", "qemu"})
+
+    def run(self, context: RunContext) -> RungResult:
+        return _timed(self.name, lambda: self._run(context))
+
+    def _run(self, context: RunContext) -> RungResult:
+        if context.config is None:
+            return RungResult(self.name, "skipped", message="no NPU configuration (--config)")
+        try:
+            npu = load_npu_config(context.config)
+        except NPUConfigError as error:
+            return RungResult(self.name, "error", message=_one_line(error))
+        case = context.case
+        try:
+            report = case_timer(context.module, case, npu).time(case_launch(case))
+        except DiagnosticException as error:
+            return RungResult(self.name, "refused", message=_one_line(error))
+        record = report.to_json()
+        ratio = report.roofline_ratio
+        summary = f"{report.cycles:,.0f} cycles ({report.time_us:.2f} µs) on {npu.name}" + (
+            "" if ratio is None else f", {ratio:.2f} × roofline ({report.roofline_bound})"
+        )
+        return RungResult(
+            self.name, "ok", message=summary, notes={key: record[key] for key in REPORTED}
+        )
+
+
+register_rung(TimingRung())
