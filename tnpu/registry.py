@@ -51,6 +51,12 @@ def _lower_libdevice() -> type[ModulePass]:
     return LowerLibdevicePass
 
 
+def _expand_math() -> type[ModulePass]:
+    from tnpu.passes.expand_math import ExpandMathPass
+
+    return ExpandMathPass
+
+
 def _ttir_to_tile() -> type[ModulePass]:
     from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 
@@ -75,6 +81,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tnpu-to-tile": _tnpu_to_tile,
     "strip-gpu-only": _strip_gpu_only,
     "lower-libdevice": _lower_libdevice,
+    "expand-math": _expand_math,
 }
 
 

@@ -5,7 +5,8 @@ on scalars or tensors of one shape.  `ArithBuilder` inserts that code before
 the op being rewritten, gives every new op the location of the op it
 replaces (so later diagnostics still name the Python line), and turns Python
 numbers into constants of the other operand's type, so a formula reads as
-one: `b.add(b.mul(x, 0.5), 1.0)`.
+one: `b.add(b.mul(x, 0.5), 1.0)`.  A constant, or the bits of a value, is
+built once per builder and reused.
 
 Comparisons return `i1` values of the operands' shape; `bits` reinterprets
 a float as the integer of its width, `bitcast` any value as another type.
@@ -13,6 +14,7 @@ a float as the integer of its width, `bitcast` any value as another type.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 from xdsl.dialects import arith as xdsl_arith
@@ -32,6 +34,9 @@ from xdsl.pattern_rewriter import PatternRewriter
 from tnpu.dialects import arith
 from tnpu.dialects.arith import element_or_self, same_shape_as
 
+QUIET_NAN_FORMATS = {32: ("<f", "<I"), 64: ("<d", "<Q")}
+"""`struct` formats of a float and of its bits, by width (the widths NaN splats come in)."""
+
 Operand = SSAValue | float | int
 """An SSA value, or a Python number standing for a constant of the other operand's type."""
 
@@ -43,6 +48,7 @@ class ArithBuilder:
         self.rewriter = rewriter
         self.location = location
         self._constants: dict[tuple[Attribute, float | int], SSAValue] = {}
+        self._bits: dict[SSAValue, SSAValue] = {}
 
     def insert(self, op: Operation) -> SSAValue:
         """Insert `op` and return its (first) result."""
@@ -57,6 +63,9 @@ class ArithBuilder:
         key = (type_, value)
         if key not in self._constants:
             element = element_or_self(type_)
+            if value != value and isinstance(type_, TensorType | VectorType):
+                self._constants[key] = self._nan_splat(type_)
+                return self._constants[key]
             if isinstance(element, IntegerType):
                 width = element.width.data
                 value = int(value) & ((1 << width) - 1)
@@ -73,12 +82,24 @@ class ArithBuilder:
             self._constants[key] = self.insert(xdsl_arith.ConstantOp(attr))
         return self._constants[key]
 
-    def _values(self, *operands: Operand) -> list[SSAValue]:
-        """The operands as SSA values; numbers become constants of the first value's type."""
-        like = next(o for o in operands if isinstance(o, SSAValue))
-        return [
-            o if isinstance(o, SSAValue) else self.constant(o, like.type) for o in operands
-        ]
+    def _nan_splat(self, type_: Attribute) -> SSAValue:
+        """A quiet-NaN splat of f32 or f64 elements, as a bitcast of its bits.
+
+        xDSL prints a dense NaN element by element (NaN != NaN defeats its
+        splat test); the integer splat prints as one number.
+        """
+        element = element_or_self(type_)
+        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # type: ignore[attr-defined]
+        (bits,) = struct.unpack(bits_format, struct.pack(float_format, float("nan")))
+        integers = same_shape_as(type_, IntegerType(element.bitwidth))  # type: ignore[attr-defined]
+        return self.bitcast(self.constant(bits, integers), element)
+
+    def _values(self, *operands: Operand, like: SSAValue | None = None) -> list[SSAValue]:
+        """The operands as SSA values; numbers become constants of the first value's type
+        (or of `like`'s, when all operands are numbers)."""
+        like = next((o for o in operands if isinstance(o, SSAValue)), like)
+        assert like is not None, "a number operand needs a value to take its type from"
+        return [o if isinstance(o, SSAValue) else self.constant(o, like.type) for o in operands]
 
     # -- floating point ----------------------------------------------------
 
@@ -120,8 +141,15 @@ class ArithBuilder:
     def is_nan(self, value: SSAValue) -> SSAValue:
         return self.compare("uno", value, value)
 
-    def select(self, condition: SSAValue, if_true: Operand, if_false: Operand) -> SSAValue:
-        return self.insert(arith.SelectOp(condition, *self._values(if_true, if_false)))
+    def select(
+        self,
+        condition: SSAValue,
+        if_true: Operand,
+        if_false: Operand,
+        like: SSAValue | None = None,
+    ) -> SSAValue:
+        """`if_true` where `condition` holds, else `if_false`; two numbers take `like`'s type."""
+        return self.insert(arith.SelectOp(condition, *self._values(if_true, if_false, like=like)))
 
     def convert(self, value: SSAValue, element: Attribute) -> SSAValue:
         """`value` widened (`extf`) or narrowed (`truncf`) to float type `element`."""
@@ -143,16 +171,17 @@ class ArithBuilder:
         return self.insert(arith.BitcastOp(value, same_shape_as(value.type, element)))
 
     def bits(self, value: SSAValue) -> SSAValue:
-        """The bits of a float value as the signless integer of its width."""
-        width = element_or_self(value.type).bitwidth  # type: ignore[attr-defined]
-        return self.bitcast(value, IntegerType(width))
+        """The bits of a float value as the signless integer of its width (one op per value)."""
+        if value not in self._bits:
+            width = element_or_self(value.type).bitwidth  # type: ignore[attr-defined]
+            self._bits[value] = self.bitcast(value, IntegerType(width))
+        return self._bits[value]
 
-    def to_int(self, value: SSAValue) -> SSAValue:
-        """`fptosi` to the integer of the same width (truncates toward zero)."""
-        width = element_or_self(value.type).bitwidth  # type: ignore[attr-defined]
-        return self.insert(
-            arith.FPToSIOp(value, same_shape_as(value.type, IntegerType(width)))
-        )
+    def to_int(self, value: SSAValue, element: Attribute | None = None) -> SSAValue:
+        """`fptosi` to integer type `element` (default: of the float's width), toward zero."""
+        if element is None:
+            element = IntegerType(element_or_self(value.type).bitwidth)  # type: ignore[attr-defined]
+        return self.insert(arith.FPToSIOp(value, same_shape_as(value.type, element)))
 
     def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:
         """`sitofp` of an integer value to `float_type` (a scalar float type)."""
@@ -189,3 +218,10 @@ class ArithBuilder:
     def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
         """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
         return self.insert(arith.ExtUIOp(value, same_shape_as(value.type, element)))
+
+    def trunci(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """The low bits of integer `value` as the narrower integer type `element`."""
+        return self.insert(arith.TruncIOp(value, same_shape_as(value.type, element)))
+
+    def muli(self, lhs: Operand, rhs: Operand) -> SSAValue:
+        return self.insert(xdsl_arith.MuliOp(*self._values(lhs, rhs)))

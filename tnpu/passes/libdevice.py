@@ -69,9 +69,7 @@ def saturate(b: ArithBuilder, operands: Sequence[SSAValue], _: Attribute) -> SSA
     return b.minnum(b.maxnum(operands[0], 0.0), 1.0)
 
 
-def positive_difference(
-    b: ArithBuilder, operands: Sequence[SSAValue], _: Attribute
-) -> SSAValue:
+def positive_difference(b: ArithBuilder, operands: Sequence[SSAValue], _: Attribute) -> SSAValue:
     """`fdim`: x - y if x > y, else +0; NaN if either is NaN (`ole` is false then)."""
     x, y = operands
     return b.select(b.compare("ole", x, y), 0.0, b.sub(x, y))
@@ -119,18 +117,12 @@ def reinterpret(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute
     return b.bitcast(operands[0], result)
 
 
-def signed_to_float(
-    b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute
-) -> SSAValue:
+def signed_to_float(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
     return b.to_float(operands[0], result)
 
 
-def unsigned_to_float(
-    b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute
-) -> SSAValue:
-    return b.insert(
-        arith.UIToFPOp(operands[0], arith.same_shape_as(operands[0].type, result))
-    )
+def unsigned_to_float(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
+    return b.insert(arith.UIToFPOp(operands[0], arith.same_shape_as(operands[0].type, result)))
 
 
 def narrow(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
@@ -140,15 +132,11 @@ def narrow(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> 
 def bit_count(op_type: type[Operation]) -> Substitution:
     """`popc`/`clz`: counted in the operand's width, returned as the call's i32."""
 
-    def substitute(
-        b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute
-    ) -> SSAValue:
+    def substitute(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
         count = b.call(op_type, operands[0])
         if arith.element_or_self(count.type) == result:
             return count
-        return b.insert(
-            arith.TruncIOp(count, arith.same_shape_as(count.type, result))
-        )
+        return b.trunci(count, result)
 
     return substitute
 

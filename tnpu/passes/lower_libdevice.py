@@ -48,9 +48,7 @@ def libdevice_function(op: ExternElementwiseOp) -> LibdeviceFunction:
     function = LIBDEVICE.get(symbol)
     if function is None:
         what = "libdevice function" if symbol.startswith("__nv_") else "function"
-        raise CompileError(
-            op, f"calls {what} '{symbol}', which has no math/arith substitution"
-        )
+        raise CompileError(op, f"calls {what} '{symbol}', which has no math/arith substitution")
     if not op.pure.value.data:
         raise CompileError(
             op, f"calls '{symbol}' as impure; only pure libdevice calls are substituted"
@@ -86,6 +84,4 @@ class LowerLibdevicePass(ModulePass):
     name = "lower-libdevice"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            SubstituteLibdeviceCall(), apply_recursively=False
-        ).rewrite_module(op)
+        PatternRewriteWalker(SubstituteLibdeviceCall(), apply_recursively=False).rewrite_module(op)

@@ -1,0 +1,416 @@
+"""Accuracy of `lower-libdevice` + `expand-math`, measured on the IR they produce.
+
+For every libdevice function with a `math`/`arith` substitution, builds a
+function calling it (`tt.extern_elementwise` of the f32 symbol; `math.<op>`
+on f16 and bf16, which libdevice does not have), runs `lower-libdevice` and
+`expand-math` (nothing native but `fma`, which has no exact expansion), and
+evaluates the resulting `arith` code with tnpu's numpy evaluator
+(`tnpu.interpreters.arith`), which rounds every op once in its own type.
+
+Inputs, per function and dtype: f32 gets `--points` values (default 2^20),
+half random bit patterns (every class: normal, subnormal, huge, negative,
+±0, ±inf, NaN) and half uniform over the function's interesting range, plus
+a fixed list of special values; f16 and bf16 get every one of their 65536
+values (binary functions: `--points` random pairs).  The reference is the
+float64 function (numpy, or Python's `math.erf`/`erfc`) rounded once to the
+dtype; the worst f32 case of each function is re-checked with mpmath at 60
+digits.
+
+Error is counted as CUDA counts it: the distance, in representable values,
+between the result and the correctly rounded one (both zeros count, so a
+wrong-signed zero is 1 ulp; a NaN where a number belongs, or the reverse,
+counts as infinite).  `NVIDIA` is the bound the CUDA C++ Programming Guide
+documents for the libdevice function (`tnpu.passes.libdevice`).
+
+    .venv/bin/python bench/math_accuracy.py [--points 1048576] [--only exp,erf] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import ml_dtypes
+import mpmath
+import numpy as np
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.passes import PassPipeline
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tnpu.context import tnpu_context  # noqa: E402
+from tnpu.interpreters.arith import ArithFunctions  # noqa: E402
+from tnpu.interpreters.math import MathFunctions  # noqa: E402
+from tnpu.passes.libdevice import LIBDEVICE  # noqa: E402
+from tnpu.registry import ALL_PASSES  # noqa: E402
+from tnpu.ttir_import import import_ttir  # noqa: E402
+
+CHUNK = 1 << 16
+"""Elements per evaluated tensor; larger inputs run in chunks through one interpreter."""
+
+DTYPES = {
+    "f32": np.dtype(np.float32),
+    "f16": np.dtype(np.float16),
+    "bf16": np.dtype(ml_dtypes.bfloat16),
+}
+BITS = {"f32": np.uint32, "f16": np.uint16, "bf16": np.uint16}
+NARROW_CLAIM = 1
+"""The f16 and bf16 bound of every function with a `math` op (computed in f32, rounded once)."""
+
+SPECIAL_VALUES = [
+    0.0, -0.0, math.inf, -math.inf, math.nan, 1e-45, -1e-45, 1e-40, -3e-39,
+    1.1754944e-38, 3.4028235e38, -3.4028235e38, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0,
+    1e-8, -1e-8, 0.84375, 1.25, 0.625, 9.0, 88.72, -103.9, 128.0, -150.0, 3.0, 1e10,
+]  # fmt: skip
+"""Values every f32 sample starts with: zeros, infinities, NaN, subnormals, range edges."""
+
+
+def vectorized(function: Callable[[float], float]) -> Callable[..., np.ndarray]:
+    return np.vectorize(function, otypes=[np.float64])
+
+
+def reciprocal_square_root(x: np.ndarray) -> np.ndarray:
+    return 1.0 / np.sqrt(x)
+
+
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """C `round`; adding ±1/2 is exact in float64 for f32 inputs."""
+    return np.trunc(x + np.copysign(0.5, x))
+
+
+def positive_difference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.where(x > y, x - y, np.where(np.isnan(x) | np.isnan(y), np.nan, 0.0))
+
+
+def saturate(x: np.ndarray) -> np.ndarray:
+    """x clamped to [+0, 1]; NaN and -0 give +0 (PTX's `.sat`)."""
+    return np.where(np.isnan(x), 0.0, np.clip(x, 0.0, 1.0)) + 0.0
+
+
+@dataclass(frozen=True)
+class Function:
+    """A libdevice function as measured: its symbol, reference and claimed f32 bound."""
+
+    name: str
+    symbol: str
+    reference: Callable[..., np.ndarray]
+    """The float64 function (numpy semantics for NaN, infinities, zeros)."""
+    domain: Sequence[tuple[float, float]]
+    """The range of each operand for the dense half of the sample."""
+    claimed_ulp: int
+    """The f32 bound tnpu documents (docs/math-accuracy.md) and the tests assert."""
+    math_op: str | None = None
+    """The `math` op measured on f16 and bf16; None where libdevice's function has none."""
+    zero_sign_matters: bool = True
+    """False for fmin/fmax: IEEE (and MLIR's minnumf/maxnumf) leave min(-0, +0)'s sign open."""
+
+    @property
+    def cuda_max_ulp(self) -> int | None:
+        return LIBDEVICE[self.symbol].cuda_max_ulp
+
+
+FUNCTIONS = [
+    Function("exp", "__nv_expf", np.exp, [(-104, 89)], 1, "exp"),
+    Function("exp2", "__nv_exp2f", np.exp2, [(-151, 129)], 1, "exp2"),
+    Function("exp10", "__nv_exp10f", lambda x: np.power(10.0, x), [(-46, 39)], 1),
+    Function("expm1", "__nv_expm1f", np.expm1, [(-20, 89)], 1, "expm1"),
+    Function("log", "__nv_logf", np.log, [(0, 10)], 1, "log"),
+    Function("log2", "__nv_log2f", np.log2, [(0, 10)], 1, "log2"),
+    Function("log10", "__nv_log10f", np.log10, [(0, 10)], 1, "log10"),
+    Function("log1p", "__nv_log1pf", np.log1p, [(-1, 10)], 1, "log1p"),
+    Function("sin", "__nv_sinf", np.sin, [(-10, 10)], 1, "sin"),
+    Function("cos", "__nv_cosf", np.cos, [(-10, 10)], 1, "cos"),
+    Function("tan", "__nv_tanf", np.tan, [(-10, 10)], 2, "tan"),
+    Function("asin", "__nv_asinf", np.arcsin, [(-1, 1)], 1, "asin"),
+    Function("acos", "__nv_acosf", np.arccos, [(-1, 1)], 1, "acos"),
+    Function("atan", "__nv_atanf", np.arctan, [(-10, 10)], 1, "atan"),
+    Function("atan2", "__nv_atan2f", np.arctan2, [(-10, 10), (-10, 10)], 1, "atan2"),
+    Function("sinh", "__nv_sinhf", np.sinh, [(-90, 90)], 2, "sinh"),
+    Function("cosh", "__nv_coshf", np.cosh, [(-90, 90)], 2, "cosh"),
+    Function("tanh", "__nv_tanhf", np.tanh, [(-10, 10)], 1, "tanh"),
+    Function("asinh", "__nv_asinhf", np.arcsinh, [(-10, 10)], 2, "asinh"),
+    Function("acosh", "__nv_acoshf", np.arccosh, [(1, 10)], 2, "acosh"),
+    Function("atanh", "__nv_atanhf", np.arctanh, [(-1, 1)], 2, "atanh"),
+    Function("erf", "__nv_erff", vectorized(math.erf), [(-5, 5)], 1, "erf"),
+    Function("erfc", "__nv_erfcf", vectorized(math.erfc), [(-5, 11)], 3, "erfc"),
+    Function("pow", "__nv_powf", np.power, [(0, 10), (-40, 40)], 1, "powf"),
+    Function("sqrt", "__nv_sqrtf", np.sqrt, [(0, 10)], 0, "sqrt"),
+    Function("rsqrt", "__nv_rsqrtf", reciprocal_square_root, [(0, 10)], 1, "rsqrt"),
+    Function("cbrt", "__nv_cbrtf", np.cbrt, [(-10, 10)], 1, "cbrt"),
+    Function("hypot", "__nv_hypotf", np.hypot, [(-10, 10), (-10, 10)], 2),
+    Function("floor", "__nv_floorf", np.floor, [(-10, 10)], 0, "floor"),
+    Function("ceil", "__nv_ceilf", np.ceil, [(-10, 10)], 0, "ceil"),
+    Function("trunc", "__nv_truncf", np.trunc, [(-10, 10)], 0, "trunc"),
+    Function("round", "__nv_roundf", round_half_away, [(-10, 10)], 0, "round"),
+    Function("rint", "__nv_rintf", np.rint, [(-10, 10)], 0, "roundeven"),
+    Function("fabs", "__nv_fabsf", np.abs, [(-10, 10)], 0, "absf"),
+    Function("copysign", "__nv_copysignf", np.copysign, [(-10, 10), (-10, 10)], 0, "copysign"),
+    Function("fmod", "__nv_fmodf", np.fmod, [(-10, 10), (-10, 10)], 0),
+    Function("fmin", "__nv_fminf", np.fmin, [(-10, 10), (-10, 10)], 0, zero_sign_matters=False),
+    Function("fmax", "__nv_fmaxf", np.fmax, [(-10, 10), (-10, 10)], 0, zero_sign_matters=False),
+    Function("fdim", "__nv_fdimf", positive_difference, [(-10, 10), (-10, 10)], 0),
+    Function("saturate", "__nv_saturatef", saturate, [(-2, 2)], 0),
+]
+"""Every libdevice function measured, by its CUDA name."""
+
+
+# ---------------------------------------------------------------------------
+# Inputs and errors
+# ---------------------------------------------------------------------------
+
+
+def sample_f32(count: int, domain: tuple[float, float], rng: np.random.Generator) -> np.ndarray:
+    """Special values, then half random bit patterns, half uniform over `domain`."""
+    random_bits = rng.integers(0, 2**32, count // 2, dtype=np.uint64).astype(np.uint32)
+    dense = rng.uniform(*domain, count - count // 2).astype(np.float32)
+    values = np.concatenate(
+        [np.array(SPECIAL_VALUES, np.float32), random_bits.view(np.float32), dense]
+    )
+    return values[:count]
+
+
+def sample(function: Function, dtype: str, count: int, seed: int = 0) -> list[np.ndarray]:
+    """The operands to evaluate `function` on.
+
+    Unary: f32 samples, or every f16/bf16 value.  Binary: every pair of
+    special values, then independent samples of each operand.
+    """
+    rng = np.random.default_rng(seed)
+    if len(function.domain) == 1:
+        if dtype == "f32":
+            return [sample_f32(count, function.domain[0], rng)]
+        return [np.arange(2**16, dtype=np.uint16).view(DTYPES[dtype])]
+    specials = np.array(SPECIAL_VALUES, np.float32)
+    pairs = [np.repeat(specials, len(specials)), np.tile(specials, len(specials))]
+    operands = [
+        np.concatenate([pair, rng.permutation(sample_f32(count, domain, rng))])[:count]
+        for pair, domain in zip(pairs, function.domain, strict=True)
+    ]
+    with np.errstate(all="ignore"):
+        return [o.astype(DTYPES[dtype]) for o in operands]
+
+
+def ordered(values: np.ndarray, dtype: str) -> np.ndarray:
+    """Integers in the order of the floats (-0 just below +0), one step per representable value."""
+    width = np.dtype(BITS[dtype]).itemsize * 8
+    bits = values.view(BITS[dtype]).astype(np.int64)
+    magnitude = bits & ((1 << (width - 1)) - 1)
+    return np.where(bits >> (width - 1) == 1, -magnitude - 1, magnitude)
+
+
+def ulp_errors(result: np.ndarray, reference: np.ndarray, dtype: str) -> np.ndarray:
+    """Distance from the correctly rounded reference; a NaN mismatch counts as 2^40."""
+    with np.errstate(all="ignore"):
+        expected = reference.astype(DTYPES[dtype])
+    result = result.astype(DTYPES[dtype])
+    result_nan, expected_nan = np.isnan(result), np.isnan(expected)
+    distance = np.abs(ordered(result, dtype) - ordered(expected, dtype))
+    distance = np.where(result_nan & expected_nan, 0, distance)
+    return np.where(result_nan != expected_nan, 2**40, distance)
+
+
+# ---------------------------------------------------------------------------
+# The IR
+# ---------------------------------------------------------------------------
+
+
+def function_text(function: Function, dtype: str, size: int) -> str:
+    """A `func.func @f` on `size` elements calling the libdevice symbol (f32) or the math op."""
+    tensor = f"tensor<{size}x{dtype}>"
+    arguments = [f"%a{i}" for i in range(len(function.domain))]
+    signature = ", ".join(f"{a}: {tensor}" for a in arguments)
+    if dtype == "f32":
+        call = (
+            f'tt.extern_elementwise {", ".join(arguments)} {{libname = "", libpath = "", '
+            f'pure = true, symbol = "{function.symbol}"}} : '
+            f"({', '.join([tensor] * len(arguments))}) -> {tensor}"
+        )
+    else:
+        call = f"math.{function.math_op} {', '.join(arguments)} : {tensor}"
+    return (
+        f"func.func @f({signature}) -> {tensor} {{\n  %r = {call}\n"
+        f"  func.return %r : {tensor}\n}}\n"
+    )
+
+
+def lowered(function: Function, dtype: str, native: Sequence[str], size: int = CHUNK):
+    """The module after `lower-libdevice` and `expand-math{native=...}`."""
+    ctx = tnpu_context()
+    module = import_ttir(function_text(function, dtype, size), f"{function.name}.mlir", ctx)
+    spec = "lower-libdevice,expand-math"
+    if native:
+        spec += "{native=" + ",".join(native) + "}"
+    PassPipeline.parse_spec(ALL_PASSES, spec).apply(ctx, module)
+    return module
+
+
+def evaluate(module, operands: Sequence[np.ndarray]) -> np.ndarray:
+    """Run `@f` on the operands, as many at a time as it takes, with tnpu's evaluators."""
+    interpreter = Interpreter(module)
+    for functions in (FuncFunctions(), ArithFunctions(), MathFunctions()):
+        interpreter.register_implementations(functions)
+    size = next(iter(module.ops)).function_type.inputs.data[0].get_shape()[0]
+    count = len(operands[0])
+    padded = [np.resize(o, -(-count // size) * size) for o in operands]
+    results = [
+        interpreter.call_op("f", tuple(o[start : start + size] for o in padded))[0]
+        for start in range(0, len(padded[0]), size)
+    ]
+    return np.concatenate(results)[:count]
+
+
+def tensor_size(count: int) -> int:
+    """Elements per evaluated tensor: a power of two (as TTIR wants), at most CHUNK."""
+    return min(CHUNK, 1 << (count - 1).bit_length())
+
+
+# ---------------------------------------------------------------------------
+# Measuring
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Measurement:
+    function: Function
+    dtype: str
+    points: int
+    max_ulp: int
+    worst: tuple[float, ...]
+    """The operands of (one of) the worst results."""
+    op_count: int
+    seconds: float
+
+
+def measure(
+    function: Function, dtype: str, points: int, native: Sequence[str] = ("fma",), seed: int = 0
+) -> Measurement:
+    """The maximum ulp error of `function` in `dtype` over `sample(...)`."""
+    start = time.perf_counter()
+    operands = sample(function, dtype, points, seed)
+    module = lowered(function, dtype, native, tensor_size(len(operands[0])))
+    result = evaluate(module, operands)
+    with np.errstate(all="ignore"):
+        reference = function.reference(*(o.astype(np.float64) for o in operands))
+    if not function.zero_sign_matters:
+        result, reference = result + 0.0, reference + 0.0  # -0 + 0 = +0
+    errors = ulp_errors(result, reference, dtype)
+    worst = int(np.argmax(errors))
+    return Measurement(
+        function,
+        dtype,
+        len(operands[0]),
+        int(errors[worst]),
+        tuple(float(o[worst]) for o in operands),
+        sum(1 for _ in module.walk()) - 3,
+        time.perf_counter() - start,
+    )
+
+
+def mpmath_agrees(function: Function, operands: tuple[float, ...]) -> bool | None:
+    """Whether float64's reference rounds to f32 as a 60-digit mpmath one does (None: untested)."""
+    mpmath_functions = {
+        "exp": mpmath.exp, "exp2": lambda x: mpmath.mpf(2) ** x,
+        "exp10": lambda x: mpmath.mpf(10) ** x,
+        "expm1": mpmath.expm1, "log": mpmath.log, "log2": lambda x: mpmath.log(x, 2),
+        "log10": mpmath.log10, "log1p": mpmath.log1p, "sin": mpmath.sin, "cos": mpmath.cos,
+        "tan": mpmath.tan, "asin": mpmath.asin, "acos": mpmath.acos, "atan": mpmath.atan,
+        "atan2": mpmath.atan2, "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh,
+        "asinh": mpmath.asinh, "acosh": mpmath.acosh, "atanh": mpmath.atanh, "erf": mpmath.erf,
+        "erfc": mpmath.erfc, "pow": mpmath.power, "cbrt": mpmath.cbrt, "hypot": mpmath.hypot,
+        "rsqrt": lambda x: 1 / mpmath.sqrt(x),
+    }  # fmt: skip
+    exact = mpmath_functions.get(function.name)
+    if exact is None or not all(math.isfinite(o) for o in operands):
+        return None
+    with mpmath.workdps(60):
+        try:
+            value = float(exact(*(mpmath.mpf(o) for o in operands)))
+        except (ValueError, ZeroDivisionError, TypeError):
+            return None
+    with np.errstate(all="ignore"):
+        double = function.reference(*(np.float64(o) for o in operands))
+    return bool(np.float32(value) == np.float32(double))
+
+
+def table(measurements: Sequence[Measurement], markdown: bool) -> str:
+    """Max ulp per function and dtype next to NVIDIA's bound."""
+    by_function: dict[str, dict[str, Measurement]] = {}
+    for m in measurements:
+        by_function.setdefault(m.function.name, {})[m.dtype] = m
+    header = [
+        "function",
+        "libdevice",
+        "NVIDIA f32",
+        "tnpu f32",
+        "tnpu f16",
+        "tnpu bf16",
+        "ops",
+        "worst f32 input",
+    ]
+    rows = []
+    for name, by_dtype in by_function.items():
+        f32 = by_dtype.get("f32")
+        function = next(iter(by_dtype.values())).function
+        cuda = function.cuda_max_ulp
+        rows.append(
+            [
+                name,
+                function.symbol,
+                "-" if cuda is None else str(cuda),
+                *(
+                    str(by_dtype[d].max_ulp) if d in by_dtype else "-"
+                    for d in ("f32", "f16", "bf16")
+                ),
+                str(f32.op_count) if f32 else "-",
+                ", ".join(f"{v:.9g}" for v in f32.worst) if f32 else "-",
+            ]
+        )
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        for row in [header, *rows]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--points", type=int, default=1 << 20, help="f32 points per function")
+    parser.add_argument("--only", default="", help="comma-separated function names")
+    parser.add_argument("--markdown", action="store_true", help="print a markdown table")
+    args = parser.parse_args(argv)
+    only = set(filter(None, args.only.split(",")))
+    measurements = []
+    for function in FUNCTIONS:
+        if only and function.name not in only:
+            continue
+        for dtype in ("f32", "f16", "bf16"):
+            if dtype != "f32" and function.math_op is None:
+                continue
+            m = measure(function, dtype, args.points)
+            measurements.append(m)
+            check = ""
+            if dtype == "f32":
+                agrees = mpmath_agrees(function, m.worst)
+                check = {None: "", True: ", mpmath agrees", False: ", MPMATH DISAGREES"}[agrees]
+            print(
+                f"{function.name:9} {dtype:4} max {m.max_ulp} ulp over {m.points} points "
+                f"({m.seconds:.1f} s{check})",
+                file=sys.stderr,
+            )
+    print(table(measurements, args.markdown))
+
+
+if __name__ == "__main__":
+    main()

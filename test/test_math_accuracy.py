@@ -1,0 +1,81 @@
+"""lower-libdevice + expand-math meet the accuracy docs/math-accuracy.md claims.
+
+Each test evaluates the IR the passes produce (bench/math_accuracy.py does
+the measuring) on a smaller f32 sample than the bench's, and on every f16
+and bf16 value.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("math_accuracy", ROOT / "bench" / "math_accuracy.py")
+assert _spec and _spec.loader
+bench = sys.modules["math_accuracy"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+F32_POINTS = 1 << 15
+WITH_MATH_OP = [f for f in bench.FUNCTIONS if f.math_op is not None]
+
+
+def ids(function) -> str:
+    return function.name
+
+
+@pytest.mark.parametrize("function", bench.FUNCTIONS, ids=ids)
+def test_claim_is_within_cuda_bound(function):
+    assert function.cuda_max_ulp is not None
+    assert function.claimed_ulp <= function.cuda_max_ulp
+
+
+@pytest.mark.parametrize("function", bench.FUNCTIONS, ids=ids)
+def test_f32_within_claim(function):
+    measured = bench.measure(function, "f32", F32_POINTS, seed=1)
+    assert measured.max_ulp <= function.claimed_ulp, measured.worst
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+@pytest.mark.parametrize("function", WITH_MATH_OP, ids=ids)
+def test_narrow_floats_within_claim(function, dtype):
+    measured = bench.measure(function, dtype, F32_POINTS)
+    assert measured.max_ulp <= bench.NARROW_CLAIM, measured.worst
+
+
+@pytest.mark.parametrize("function", bench.FUNCTIONS, ids=ids)
+def test_special_values_exact(function):
+    """Where the answer is ±0, ±inf or NaN, the result is exactly it (sign included)."""
+    specials = np.array(bench.SPECIAL_VALUES, np.float32)
+    if len(function.domain) == 1:
+        operands = [specials]
+    else:
+        operands = [np.repeat(specials, len(specials)), np.tile(specials, len(specials))]
+    module = bench.lowered(function, "f32", ("fma",), bench.tensor_size(len(operands[0])))
+    result = bench.evaluate(module, operands)
+    with np.errstate(all="ignore"):
+        expected = function.reference(*(o.astype(np.float64) for o in operands))
+        expected = expected.astype(np.float32)
+    if not function.zero_sign_matters:
+        result, expected = result + 0.0, expected + 0.0
+    exact = (expected == 0) | np.isinf(expected) | np.isnan(expected)
+    mismatched = [
+        (tuple(float(o[i]) for o in operands), float(result[i]), float(expected[i]))
+        for i in np.nonzero(exact)[0]
+        if result[i].tobytes() != expected[i].tobytes()
+        and not (math.isnan(result[i]) and math.isnan(expected[i]))
+    ]
+    assert mismatched == []
+
+
+def test_ulp_distance_counts_representable_values():
+    """The error measure itself: neighbours are 1 apart, across zero too, NaN is far."""
+    x = np.array([1.0, -0.0, 1e-45, np.nan], np.float32)
+    neighbours = np.array(
+        [np.nextafter(np.float32(1), np.float32(2)), 0.0, -1e-45, 1.0], np.float32
+    )
+    assert bench.ulp_errors(x, neighbours.astype(np.float64), "f32").tolist() == [1, 1, 3, 2**40]
