@@ -132,6 +132,24 @@ def vectors(elements: int, width: int) -> int:
     return -(-elements // width)
 
 
+def lane_segment(shape: tuple[int, ...], axis: int, width: int) -> tuple[int, int, int]:
+    """(axis length `n`, lane segment `s`, cross-lane steps `ceil(log2 s)`) along `axis`.
+
+    The tile is laid out row-major across the vector width; with `inner` the
+    elements after the axis, `s = min(n, width // inner)` of the axis's
+    elements share a vector when `inner < width`, else one does.
+    """
+    n = shape[axis]
+    inner = math.prod(shape[axis + 1 :])
+    segment = min(n, max(1, width // inner)) if inner < width else 1
+    return n, segment, ceil_log2(segment)
+
+
+def ceil_log2(count: int) -> int:
+    """Steps of a binary tree over `count` items (0 for one)."""
+    return (count - 1).bit_length()
+
+
 def reduction_cycles(
     shape: tuple[int, ...],
     axis: int,
@@ -141,28 +159,21 @@ def reduction_cycles(
 ) -> tuple[int, int]:
     """(busy, latency) of reducing `shape` along `axis` with a combiner.
 
-    `combine` and `cross_lane` are (issue cycles per vector, latency).  The
-    tile is laid out row-major across the vector width.  Let `n` be the
-    axis's length and `inner` the elements after it.  When `inner < width`,
-    the axis lies partly across lanes: a segment of `s = min(n, width //
-    inner)` of its elements shares a vector.  The reduction
+    `combine` and `cross_lane` are (issue cycles per vector, latency); `n`
+    and the lane segment `s` are `lane_segment`'s.  The reduction
     1. folds the `n - s` elements beyond the segment elementwise, vector by
        vector, into it (`(n - s) * outputs` combines, a tree of depth
        `log2(ceil(n / s))`);
     2. combines the segment across lanes in `ceil(log2 s)` steps, each a lane
        permute and a combine over the folded vectors.
     """
-    n = shape[axis]
-    inner = math.prod(shape[axis + 1 :])
+    n, segment, steps = lane_segment(shape, axis, width)
     outputs = math.prod(shape) // n
-    segment = min(n, max(1, width // inner)) if inner < width else 1
-    steps = math.ceil(math.log2(segment)) if segment > 1 else 0
     (combine_issue, combine_latency), (lane_issue, lane_latency) = combine, cross_lane
     busy = vectors((n - segment) * outputs, width) * combine_issue + steps * vectors(
         outputs * segment, width
     ) * (lane_issue + combine_issue)
-    folds = -(-n // segment)
-    tree_depth = math.ceil(math.log2(folds)) if folds > 1 else 0
+    tree_depth = ceil_log2(-(-n // segment))
     latency = tree_depth * combine_latency + steps * (lane_latency + combine_latency)
     return busy, latency
 
@@ -176,17 +187,14 @@ def scan_cycles(
 ) -> tuple[int, int]:
     """(busy, latency) of an inclusive scan of `shape` along `axis`.
 
-    With `n`, `inner` and the lane segment `s` as for a reduction: each
-    vector is scanned across lanes by Kogge-Stone in `ceil(log2 s)` steps
-    (a permute and a combine each, over every vector); when the axis is longer
-    than a segment, the `ceil(n / s)` chunks are then chained serially, each
+    With `n` and the lane segment `s` of `lane_segment`: each vector is
+    scanned across lanes by Kogge-Stone in `ceil(log2 s)` steps (a permute
+    and a combine each, over every vector); when the axis is longer than a
+    segment, the `ceil(n / s)` chunks are then chained serially, each
     combining the previous chunk's last element (broadcast across lanes when
     `s > 1`) into every vector.
     """
-    n = shape[axis]
-    inner = math.prod(shape[axis + 1 :])
-    segment = min(n, max(1, width // inner)) if inner < width else 1
-    steps = math.ceil(math.log2(segment)) if segment > 1 else 0
+    n, segment, steps = lane_segment(shape, axis, width)
     (combine_issue, combine_latency), (lane_issue, lane_latency) = combine, cross_lane
     passes = vectors(math.prod(shape), width)
     chunks = -(-n // segment)

@@ -27,7 +27,7 @@ program instances with one ragged edge binds to two schedules.
 from __future__ import annotations
 
 from collections import ChainMap
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,8 +52,14 @@ from tnpu.timing.tog import (
     is_free,
 )
 
-UNKNOWN: Any = type("Unknown", (), {"__repr__": lambda self: "UNKNOWN"})()
-"""The value of a scalar computed from tile data."""
+class _Unknown:
+    """The value of a scalar computed from tile data: unknown before the kernel runs."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
 
 EVERY_ELEMENT_A_RUN = np.int64(1) << 62
 """The stride taken for an unknown one: it never continues a contiguous run."""
@@ -169,6 +175,8 @@ Environment = MutableMapping[SSAValue, Any]
 
 
 class _Binder:
+    """Evaluates a kernel's scalars over a launch's points and interns the schedules."""
+
     def __init__(self, cost_model: TileCostModel, launch: Launch):
         self.cost_model = cost_model
         self.launch = launch
@@ -427,15 +435,14 @@ class _Binder:
                 np.where(active, new, old) if _known(new, old) else UNKNOWN
                 for new, old in zip(yielded, carried, strict=True)
             ]
-        else:
-            if isinstance(op, scf.WhileOp):
-                raise CompileError(op, f"the loop runs more than {MAX_WHILE_ITERATIONS} iterations")
+        if isinstance(op, scf.WhileOp) and len(steps) == MAX_WHILE_ITERATIONS:
+            raise CompileError(op, f"the loop runs more than {MAX_WHILE_ITERATIONS} iterations")
         env.update(zip(op.results, carried, strict=True))
         stacked = np.stack(steps, axis=-1) if steps else np.zeros((*shape, 0), np.int64)
         return stacked, trips
 
 
-class _ExpandingView(MutableMapping[SSAValue, Any]):
+class _ExpandingView(Mapping[SSAValue, Any]):
     """An enclosing scope seen from a loop body evaluated over one more axis."""
 
     def __init__(self, outer: Environment, ndim: int):
@@ -444,13 +451,7 @@ class _ExpandingView(MutableMapping[SSAValue, Any]):
     def __getitem__(self, key: SSAValue) -> Any:
         return _expand(self.outer[key], self.ndim)
 
-    def __setitem__(self, key: SSAValue, value: Any) -> None:
-        raise KeyError("an enclosing scope is read-only from a loop body")
-
-    def __delitem__(self, key: SSAValue) -> None:
-        raise KeyError(key)
-
-    def __iter__(self):
+    def __iter__(self) -> Iterator[SSAValue]:
         return iter(self.outer)
 
     def __len__(self) -> int:

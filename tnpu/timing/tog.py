@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import TensorType
@@ -109,7 +110,11 @@ class TileGraph:
     """Scratchpad bytes of the tiles this block's ops define (nested blocks not included)."""
 
     def node_for(self, op: Operation) -> Node | None:
-        return next((node for node in self.nodes if node.op is op), None)
+        return self._nodes_by_op.get(op)
+
+    @cached_property
+    def _nodes_by_op(self) -> dict[Operation, Node]:
+        return {node.op: node for node in self.nodes}
 
     def scratchpad_bytes(self, loop_buffers: int) -> int:
         """Bytes the graph's tiles occupy, each loop body `loop_buffers` times over."""

@@ -7,6 +7,7 @@ and the program instances as runs of schedule indices in launch order.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from tnpu.diagnostics import describe_location
@@ -74,26 +75,12 @@ def _node(node: Node, simulator: Simulator) -> dict[str, Any]:
         if node.compute is not None:
             entry["compute"] = _compute(node.compute)
         if node.transfer is not None:
-            entry["transfer"] = _transfer(node.transfer)
+            entry["transfer"] = asdict(node.transfer)
     return entry
 
 
 def _compute(cost: ComputeCost) -> dict[str, Any]:
-    return {
-        "busy_cycles": cost.busy_cycles,
-        "latency_cycles": cost.latency_cycles,
-        "ideal_cycles": cost.ideal_cycles,
-        "flops": cost.flops,
-    }
-
-
-def _transfer(cost: TransferCost) -> dict[str, Any]:
-    return {
-        "read_bytes": cost.read_bytes,
-        "written_bytes": cost.written_bytes,
-        "dram_bytes": cost.dram_bytes,
-        "latency_cycles": cost.latency_cycles,
-    }
+    return {key: value for key, value in asdict(cost).items() if key != "unit"}
 
 
 class _ScheduleTable:
@@ -112,7 +99,7 @@ class _ScheduleTable:
 
     def part(self, part: TransferCost | LoopRuns | BranchChoice | None) -> Any:
         if isinstance(part, TransferCost):
-            return {"transfer": _transfer(part)}
+            return {"transfer": asdict(part)}
         if isinstance(part, LoopRuns):
             return {"runs": [[self.index(s), count] for s, count in part.runs]}
         if isinstance(part, BranchChoice):
