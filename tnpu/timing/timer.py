@@ -67,9 +67,8 @@ def time_sequence(
 def lower_for_npu(module: ModuleOp, npu: NPUConfig) -> ModuleOp:
     """A copy of an imported TTIR module lowered to tile IR, math expanded for `npu`."""
     lowered = lower_to_tile(module)
-    if "expand-math" in ALL_PASSES:
-        native = tuple(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
-        ALL_PASSES["expand-math"]()(native=native).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
+    native = tuple(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
+    ALL_PASSES["expand-math"]()(native=native).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
     return lowered
 
 
