@@ -19,16 +19,23 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    CallSiteLoc,
     ComplexType,
+    FileLineColLoc,
     IndexType,
+    IntAttr,
     IntegerType,
+    LocationAttr,
     MemRefType,
     ModuleOp,
+    NameLoc,
     RankedStructure,
+    StringAttr,
     TensorType,
+    UnknownLoc,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import base
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
@@ -84,6 +91,78 @@ class _TTIRLexer(MLIRLexer):
     )
 
 
+class _LocationReader:
+    """Reads the locations Triton prints straight off the text: a fast path.
+
+    A kernel's TTIR is half locations (`loc(#loc39)` after every op, a
+    `#loc39 = loc("tmp0"(#loc3))` alias for each), and reading them token by
+    token with xDSL's lexer took a third of an import.  This reads the forms
+    Triton prints — aliases, `"file":line:col`, `"name"(loc)`,
+    `callsite(loc at loc)` and `unknown` — with regexes and builds the same
+    attributes xDSL's parser builds; anything else (escapes in a string,
+    other spacing, fused locations, an undefined alias) it leaves to xDSL.
+    """
+
+    _ALIAS = re.compile(r"#[A-Za-z_][\w.$-]*")
+    _FILE_LINE_COL = re.compile(r'"([^"\\\n]*)":(\d+):(\d+)')
+    _NAME = re.compile(r'"([^"\\\n]*)"\(')
+
+    def __init__(self, text: str, aliases: dict[str, Attribute]):
+        self._text = text
+        self._aliases = aliases
+
+    def read(self, pos: int) -> tuple[LocationAttr, int] | None:
+        """The location `loc(...)` starting at `pos` and the offset after it, or None."""
+        if not self._text.startswith("loc(", pos):
+            return None
+        return self._closed(self._inner(pos + 4))
+
+    def _closed(self, read: tuple[LocationAttr, int] | None) -> tuple[LocationAttr, int] | None:
+        if read is None or not self._text.startswith(")", read[1]):
+            return None
+        return read[0], read[1] + 1
+
+    def _inner(self, pos: int) -> tuple[LocationAttr, int] | None:
+        text = self._text
+        if match := self._ALIAS.match(text, pos):
+            attr = self._aliases.get(match.group())
+            return (attr, match.end()) if isinstance(attr, LocationAttr) else None
+        if match := self._FILE_LINE_COL.match(text, pos):
+            file, line, column = match.groups()
+            location = FileLineColLoc(StringAttr(file), IntAttr(int(line)), IntAttr(int(column)))
+            return location, match.end()
+        if match := self._NAME.match(text, pos):
+            child = self._closed(self._inner(match.end()))
+            return None if child is None else (NameLoc(StringAttr(match[1]), child[0]), child[1])
+        if text.startswith("callsite(", pos):
+            callee = self._inner(pos + len("callsite("))
+            if callee is None or not text.startswith(" at ", callee[1]):
+                return None
+            caller = self._closed(self._inner(callee[1] + len(" at ")))
+            return None if caller is None else (CallSiteLoc(callee[0], caller[0]), caller[1])
+        if text.startswith("unknown", pos):
+            return UnknownLoc(), pos + len("unknown")
+        return None
+
+
+def _end_of_angle_brackets(text: str, start: int) -> int | None:
+    """The offset after the `<...>` opening at `start` (nested ones included), or None."""
+    if not text.startswith("<", start):
+        return None
+    depth = 0
+    for match in _ANGLE_BRACKET_OR_NEWLINE.finditer(text, start):
+        if match.group() == "\n":  # a type never spans lines
+            return None
+        depth += 1 if match.group() == "<" else -1
+        if depth == 0:
+            return match.end()
+    return None
+
+
+_ANGLE_BRACKET_OR_NEWLINE = re.compile(r"[<>\n]")
+_ALIAS_DEFINITION_AT = re.compile(r"(#[A-Za-z_][\w.$-]*)[ \t]*=[ \t]*")
+
+
 class TTIRParser(Parser):
     """An MLIR parser that accepts attribute aliases defined after their uses."""
 
@@ -95,6 +174,9 @@ class TTIRParser(Parser):
         # Set up as xDSL's parser of nothing, then read `text` with our lexer.
         super().__init__(ctx, "", name)
         self._parser_state = ParserState(_TTIRLexer(Input(text, name)))
+        self._locations = _LocationReader(text, self.attribute_aliases)
+        self._types: dict[str, TypeAttribute] = {}
+        """Each tensor type spelling read so far, and the type it is."""
         self._text = text
         self._line_offset = line_offset
         self._preparsed: dict[int, int] = {}
@@ -160,15 +242,51 @@ class TTIRParser(Parser):
             return  # the in-order parse reports the offending alias
         for name in order:
             self._resume_from(definitions[name])
-            super()._parse_alias_def()
+            self._read_alias_definition()
             self._preparsed[definitions[name]] = self._current_token.span.start
 
     def _parse_alias_def(self) -> None:
         end = self._preparsed.get(self._current_token.span.start)
         if end is None:
-            super()._parse_alias_def()
+            self._read_alias_definition()
         else:  # already read ahead of the module
             self._resume_from(end)
+
+    def _read_alias_definition(self) -> None:
+        start = self._current_token.span.start
+        if (match := _ALIAS_DEFINITION_AT.match(self._text, start)) and (
+            match.group(1) not in self.attribute_aliases
+        ):
+            if read := self._locations.read(match.end()):
+                self.attribute_aliases[match.group(1)] = read[0]
+                self._resume_from(read[1])
+                return
+        super()._parse_alias_def()
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        # Kernels repeat a handful of tensor types on every op; parsing one
+        # (`tensor<64x!tt.ptr<f32>>` is a dozen tokens) costs more than the
+        # op.  Types without aliases always parse to the same attribute, so
+        # each distinct spelling is parsed once per file.
+        token = self._current_token
+        if token.text != "tensor":
+            return super().parse_optional_type()
+        end = _end_of_angle_brackets(self._text, token.span.end)
+        spelling = self._text[token.span.start : end] if end else None
+        if spelling is None or "#" in spelling:
+            return super().parse_optional_type()
+        if (cached := self._types.get(spelling)) is None:
+            cached = self._types[spelling] = super().parse_optional_type()
+        else:
+            self._resume_from(end)
+        return cached
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        token = self._current_token
+        if token.text == "loc" and (read := self._locations.read(token.span.start)):
+            self._resume_from(read[1])
+            return read[0]
+        return super().parse_optional_location()
 
     def _parse_dense_literal_type(self) -> TensorType | VectorType | MemRefType:
         # xDSL 0.75 rebuilds this type constraint for every dense literal, a
