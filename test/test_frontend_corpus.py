@@ -42,7 +42,8 @@ module {
   } loc(#loc)
 }
 """
-    assert op_sequence(text) == ["tt.func", "tt.reduce", "tt.reduce.return", "tt.split", "tt.return"]
+    expected = ["tt.func", "tt.reduce", "tt.reduce.return", "tt.split", "tt.return"]
+    assert op_sequence(text) == expected
 
 
 @pytest.mark.parametrize("case", INDUCTOR_CASES, ids=case_id)

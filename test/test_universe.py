@@ -20,7 +20,8 @@ from conftest import CORPUS
 from tnpu import registry
 
 BIN = Path(sys.executable).parent
-KERNEL = CORPUS / "inductor" / "adam_step__triton_poi_fused_add_copy__div_fma_mul_sqrt_0" / "kernel.ttir"
+CASE = "adam_step__triton_poi_fused_add_copy__div_fma_mul_sqrt_0"
+KERNEL = CORPUS / "inductor" / CASE / "kernel.ttir"
 
 
 def run(tool: str, *args: str) -> str:

@@ -103,7 +103,8 @@ def conversions(X, Y, F8, ADDR, n, BLOCK: tl.constexpr):
     tl.store(base + r, x + e5.to(tl.float32) + as_int.to(tl.float32))
     tl.store(Y + r, tl.umulhi(bits, bits).to(tl.float32))
     tl.store(Y + r, tl.div_rn(x, x + 1.0) + tl.sqrt_rn(x) + tl.fdiv(x, x + 2.0, approx=True))
-    tl.store(Y + r, tl.clamp(x, 0.0, 1.0, propagate_nan=tl.PropagateNan.ALL) + tl.clamp(x, -1.0, 0.0))
+    clamped = tl.clamp(x, 0.0, 1.0, propagate_nan=tl.PropagateNan.ALL) + tl.clamp(x, -1.0, 0.0)
+    tl.store(Y + r, clamped)
     tl.store(Y + r, libdevice.pow(x, x) + libdevice.fast_expf(x) + tl.exp(x) + tl.log2(x))
     one = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.float32,
                                     is_pure=True, pack=1)
@@ -126,7 +127,8 @@ def dots(A, B, C, BLOCK: tl.constexpr):
     c += tl.dot(a.to(tl.float16), b.to(tl.float16))
     c = tl.dot(a.to(tl.float8e5), b.to(tl.float8e5), c, max_num_imprecise_acc=32)
     c += tl.dot(a.to(tl.int8), b.to(tl.int8)).to(tl.float32)
-    batched = tl.dot(tl.reshape(a, (2, BLOCK // 2, BLOCK)), tl.reshape(tl.join(b, b), (2, BLOCK, BLOCK)))
+    a3 = tl.reshape(a, (2, BLOCK // 2, BLOCK))
+    batched = tl.dot(a3, tl.reshape(tl.join(b, b), (2, BLOCK, BLOCK)))
     tl.store(C + offs, c + tl.reshape(batched, (BLOCK, BLOCK)))
 
 

@@ -33,6 +33,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tnpu.dialects.tt import parse_choice
+
 
 @irdl_op_definition
 class AssumeOp(IRDLOperation):
@@ -140,19 +142,9 @@ class TtgBarrierOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> TtgBarrierOp:
         keywords = {name.lower(): space for name, space in AddrSpace.__members__.items()}
-
-        def parse_space() -> AddrSpace:
-            start = parser.pos
-            word = parser.parse_optional_identifier()
-            if word not in keywords:
-                parser.raise_error(
-                    f"expected an address space ({', '.join(keywords)})", start, parser.pos
-                )
-            return keywords[word]
-
-        spaces = parse_space()
+        spaces = parse_choice(parser, keywords, "an address space")
         while parser.parse_optional_punctuation("|"):
-            spaces |= parse_space()
+            spaces |= parse_choice(parser, keywords, "an address space")
         op = cls(spaces)
         op.attributes |= parser.parse_optional_attr_dict()
         return op

@@ -23,10 +23,10 @@ the assembly format infers them and the verifier checks them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar, Self
+from typing import ClassVar, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -138,7 +138,7 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
 
     DEFAULT_ADDRESS_SPACE: ClassVar[int] = PtrAddrSpace.GLOBAL
 
-    def __init__(self, pointee_type: Attribute, address_space: int = 1):
+    def __init__(self, pointee_type: Attribute, address_space: int = PtrAddrSpace.GLOBAL):
         super().__init__(pointee_type, IntAttr(address_space))
 
     @classmethod
@@ -165,11 +165,10 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
         with printer.in_angle_brackets():
             printer.print_attribute(self.pointee_type)
             space = self.address_space.data
-            if space in PtrAddrSpace._value2member_map_:
-                if space != self.DEFAULT_ADDRESS_SPACE:
-                    printer.print_string(f', "{PtrAddrSpace(space).name.lower()}"')
-            else:
+            if space not in {named.value for named in PtrAddrSpace}:
                 printer.print_string(f", {space}")
+            elif space != self.DEFAULT_ADDRESS_SPACE:
+                printer.print_string(f', "{PtrAddrSpace(space).name.lower()}"')
 
     def verify(self) -> None:
         if (problem := _pointee_problem(self.pointee_type)) is not None:
@@ -191,7 +190,7 @@ def _pointee_problem(pointee: Attribute) -> str | None:
 class TensorDescType(ParametrizedAttribute, TypeAttribute):
     """`!tt.tensordesc<16x32xf32>`: a TMA-style descriptor of a block in global memory.
 
-    Triton 3.4-3.5 wrapped the block: `!tt.tensordesc<tensor<16x32xf32>>`;
+    Earlier Tritons wrapped the block: `!tt.tensordesc<tensor<16x32xf32>>`;
     both parse, the 3.9 form prints.  Integer blocks may be signed (`si32`).
     """
 
@@ -259,14 +258,19 @@ class I32Enum(IntEnum):
 
     @classmethod
     def parse_keyword(cls, parser: AttrParser) -> Self:
-        keywords = {member.keyword: member for member in cls}
-        start = parser.pos
-        word = parser.parse_optional_identifier()
-        if word not in keywords:
-            parser.raise_error(
-                f"expected {cls.__name__} ({', '.join(keywords)})", start, parser.pos
-            )
-        return keywords[word]
+        return parse_choice(parser, {member.keyword: member for member in cls}, cls.__name__)
+
+
+def parse_choice(parser: AttrParser, choices: Mapping[str, _T], what: str) -> _T:
+    """The value of the keyword `parser` is at, one of `choices`; else an error naming them."""
+    start = parser.pos
+    word = parser.parse_optional_identifier()
+    if word not in choices:
+        parser.raise_error(f"expected {what} ({', '.join(choices)})", start, parser.pos)
+    return choices[word]
+
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -279,7 +283,7 @@ class I32EnumConstraint(AttrConstraint[IntegerAttr]):
         if (
             not isinstance(attr, IntegerAttr)
             or attr.type != i32
-            or attr.value.data not in self.enum._value2member_map_
+            or attr.value.data not in {member.value for member in self.enum}
         ):
             allowed = ", ".join(f"{m.value} ({m.keyword})" for m in self.enum)
             raise VerifyException(
@@ -560,11 +564,6 @@ def i1_like(type_: Attribute) -> Attribute:
     return with_element_type(type_, i1)
 
 
-def pointer_like(type_: Attribute, address_space: int = PtrAddrSpace.GLOBAL) -> Attribute:
-    """A global pointer to `type_`'s elements, in its shape (Triton's getPointerTypeSameShape)."""
-    return with_element_type(type_, PointerType(element_type_of(type_), address_space))
-
-
 def bitwidth_of(type_: Attribute) -> int:
     """The width in bits of an integer or float type."""
     if isinstance(type_, IntegerType):
@@ -612,12 +611,8 @@ def _pointee_constr(var: str) -> MatchesTypeOf:
     return MatchesTypeOf(var, pointee_of, "the pointee type of the pointer")
 
 
-def _mask_constr(var: str, of_pointer: bool) -> MatchesTypeOf:
-    if of_pointer:
-        return MatchesTypeOf(
-            var, lambda p: i1_like(pointee_of(p)), "i1 in the shape of the pointer"
-        )
-    return MatchesTypeOf(var, i1_like, "i1 in the shape of the value")
+def _pointer_mask_constr(var: str) -> MatchesTypeOf:
+    return MatchesTypeOf(var, lambda p: i1_like(pointee_of(p)), "i1 in the shape of the pointer")
 
 
 MAX_TENSOR_ELEMENTS = 1 << 20
@@ -654,6 +649,17 @@ def _expect_type(actual: Attribute, expected: Attribute, what: str) -> None:
         raise VerifyException(f"{what} must be {expected}, got {actual}")
 
 
+def parse_stripped_type(parser: AttrParser, type_class: type[_TypeT]) -> _TypeT:
+    """A `type_class` type, with or without its `!dialect.name` prefix (`<f32>`)."""
+    type_ = parser.parse_optional_type() or type_class.new(type_class.parse_parameters(parser))
+    if not isinstance(type_, type_class):
+        parser.raise_error(f"expected {type_class.name} type, got {type_}")
+    return type_
+
+
+_TypeT = TypeVar("_TypeT", bound=ParametrizedAttribute)
+
+
 class _DialectTypeDirective(CustomDirective):
     """A `tt` type written without its `!tt.ptr`/`!tt.tensordesc` prefix.
 
@@ -668,10 +674,7 @@ class _DialectTypeDirective(CustomDirective):
     type: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        type_ = parser.parse_optional_type() or self.TYPE.new(self.TYPE.parse_parameters(parser))
-        if not isinstance(type_, self.TYPE):
-            parser.raise_error(f"expected {self.TYPE.name} type, got {type_}")
-        self.type.set(state, (type_,))
+        self.type.set(state, (parse_stripped_type(parser, self.TYPE),))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         (type_,) = self.type.get(op)
@@ -681,16 +684,16 @@ class _DialectTypeDirective(CustomDirective):
 
 
 @irdl_custom_directive
-class PtrType(_DialectTypeDirective):
-    """`custom<PtrType>(type($x))`: `<f32>` for `!tt.ptr<f32>`."""
+class StrippedPtrType(_DialectTypeDirective):
+    """`custom<StrippedPtrType>(type($x))`: `<f32>` for `!tt.ptr<f32>`."""
 
     TYPE = PointerType
     type: TypeDirective
 
 
 @irdl_custom_directive
-class TensorDescBody(_DialectTypeDirective):
-    """`custom<TensorDescBody>(type($x))`: `<16x32xf32>` for `!tt.tensordesc<16x32xf32>`."""
+class StrippedTensorDescType(_DialectTypeDirective):
+    """`custom<StrippedTensorDescType>(type($x))`: `<16x32xf32>` for `!tt.tensordesc<16x32xf32>`."""
 
     TYPE = TensorDescType
     type: TypeDirective
@@ -960,8 +963,15 @@ def _same_element_type(op: IRDLOperation, source: SSAValue, result: SSAValue) ->
         raise VerifyException("requires the same element type for all operands and results")
 
 
+class _SourceToResultOp(IRDLOperation):
+    """The shape of most of Triton's unary ops: `$src attr-dict : T -> U`, pure."""
+
+    traits = tt_traits(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
+
+
 @irdl_op_definition
-class SplatOp(IRDLOperation):
+class SplatOp(_SourceToResultOp):
     """`tt.splat`: a scalar broadcast to every element of a tensor."""
 
     name = "tt.splat"
@@ -969,8 +979,6 @@ class SplatOp(IRDLOperation):
     src = operand_def(TT_TYPE)
     result = result_def(TT_TENSOR)
 
-    traits = tt_traits(Pure())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, result_type: TensorType):
         super().__init__(operands=[src], result_types=[result_type])
@@ -998,7 +1006,7 @@ class UnsplatOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExpandDimsOp(IRDLOperation):
+class ExpandDimsOp(_SourceToResultOp):
     """`tt.expand_dims {axis}`: insert a dimension of size 1."""
 
     name = "tt.expand_dims"
@@ -1007,9 +1015,7 @@ class ExpandDimsOp(IRDLOperation):
     axis = prop_def(_I32_ATTR)
     result = result_def(TT_TENSOR)
 
-    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
         shape = list(shape_of(self.src.type))
@@ -1023,7 +1029,7 @@ class ExpandDimsOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BroadcastOp(IRDLOperation):
+class BroadcastOp(_SourceToResultOp):
     """`tt.broadcast`: stretch dimensions of size 1 to a larger size."""
 
     name = "tt.broadcast"
@@ -1031,8 +1037,6 @@ class BroadcastOp(IRDLOperation):
     src = operand_def(TT_TENSOR)
     result = result_def(TT_TENSOR)
 
-    traits = tt_traits(Pure())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
         _same_element_type(self, self.src, self.result)
@@ -1072,7 +1076,7 @@ class ReshapeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TransOp(IRDLOperation):
+class TransOp(_SourceToResultOp):
     """`tt.trans {order}`: permute the dimensions of a tensor."""
 
     name = "tt.trans"
@@ -1081,9 +1085,7 @@ class TransOp(IRDLOperation):
     order = prop_def(DenseArrayBase.constr(i32))
     result = result_def(TT_TENSOR)
 
-    traits = tt_traits(Pure())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def verify_(self) -> None:
         _same_element_type(self, self.src, self.result)
@@ -1186,11 +1188,8 @@ def _same_shape(source: SSAValue, result: SSAValue) -> None:
         raise VerifyException("requires the same shape for all operands and results")
 
 
-class _CastOp(IRDLOperation):
+class _CastOp(_SourceToResultOp):
     """An elementwise cast `$src : T -> U`; T and U have one shape."""
-
-    traits = tt_traits(Pure())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
     def __init__(self, src: SSAValue | Operation, result_type: Attribute):
         super().__init__(operands=[src], result_types=[result_type])
@@ -1503,9 +1502,9 @@ class AdvanceOp(IRDLOperation):
 
     traits = tt_traits(Pure())
     assembly_format = (
-        "$ptr `,` `[` $offsets `]` attr-dict `:` custom<PtrType>(type($result))"
+        "$ptr `,` `[` $offsets `]` attr-dict `:` custom<StrippedPtrType>(type($result))"
     )
-    custom_directives = (PtrType,)
+    custom_directives = (StrippedPtrType,)
 
     def verify_(self) -> None:
         _block_rank(self.result.type, len(self.offsets), "offsets")
@@ -1542,46 +1541,48 @@ class MakeTensorPtrOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
 
     def verify_(self) -> None:
-        for values, what in ((self.shape, "shape"), (self.strides, "strides"), (self.offsets, "offsets")):
+        for values, what in (
+            (self.shape, "shape"),
+            (self.strides, "strides"),
+            (self.offsets, "offsets"),
+        ):
             _block_rank(self.result.type, len(values), what)
         _expect_type(self.base.type, _base_of_block_pointer(self.result.type), "base type")
 
     @classmethod
     def parse(cls, parser: Parser) -> MakeTensorPtrOp:
         base = parser.parse_unresolved_operand()
-        groups: list[list[SSAValue]] = []
-        names = []
-        for _ in range(3):
+        lists = []
+        for _ in range(3):  # [shape], [strides], [offsets]
             parser.parse_punctuation(",")
-            names.append(
+            lists.append(
                 parser.parse_comma_separated_list(
                     parser.Delimiter.SQUARE, parser.parse_unresolved_operand
                 )
             )
+        shape, strides, offsets = lists
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        result_type = parser.parse_optional_type() or PointerType.new(
-            PointerType.parse_parameters(parser)
-        )
-        if not (
-            isinstance(result_type, PointerType)
-            and isinstance(result_type.pointee_type, TensorType)
-        ):
+        result_type = parse_stripped_type(parser, PointerType)
+        if not isinstance(result_type.pointee_type, TensorType):
             parser.raise_error(f"expected a block pointer type, got {result_type}")
-        for group, element_type in zip(names, (i64, i64, i32)):
-            groups.append(parser.resolve_operands(group, [element_type] * len(group), parser.pos))
-        (base_value,) = parser.resolve_operands(
-            [base], [_base_of_block_pointer(result_type)], parser.pos
-        )
         if "order" not in attrs:
             parser.raise_error("expected an 'order' attribute")
-        op = cls.create(
-            operands=[base_value, *groups[0], *groups[1], *groups[2]],
+        operands = parser.resolve_operands(
+            [base, *shape, *strides, *offsets],
+            [
+                _base_of_block_pointer(result_type),
+                *[i64] * (len(shape) + len(strides)),
+                *[i32] * len(offsets),
+            ],
+            parser.pos,
+        )
+        return cls.create(
+            operands=operands,
             result_types=[result_type],
             properties={"order": attrs.pop("order")},
             attributes=attrs,
         )
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1621,7 +1622,7 @@ class LoadOp(IRDLOperation):
     name = "tt.load"
 
     ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
-    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    mask = opt_operand_def(_pointer_mask_constr("P"))
     other = opt_operand_def(_pointee_constr("P"))
     result = result_def(_pointee_constr("P"))
 
@@ -1673,7 +1674,7 @@ class StoreOp(IRDLOperation):
 
     ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
     value = operand_def(_pointee_constr("P"))
-    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    mask = opt_operand_def(_pointer_mask_constr("P"))
 
     cachePolicy = opt_prop_def(CachePolicyAttr)
     ignore_cta = opt_prop_def(UnitAttr)
@@ -1715,6 +1716,9 @@ class _AtomicOp(IRDLOperation):
     traits = tt_traits()
     custom_directives = (Keyword,)
 
+    SEM_SCOPE: ClassVar[str] = "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` "
+    """The start of their assembly formats: `acq_rel, gpu,`."""
+
 
 @irdl_op_definition
 class AtomicRMWOp(_AtomicOp):
@@ -1725,12 +1729,12 @@ class AtomicRMWOp(_AtomicOp):
     atomic_rmw_op = prop_def(RMWOp.constr())
     ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
     val = operand_def(_pointee_constr("P"))
-    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    mask = opt_operand_def(_pointer_mask_constr("P"))
     result = result_def(_pointee_constr("P"))
 
     assembly_format = (
-        "custom<Keyword>($atomic_rmw_op) `,` custom<Keyword>($sem) `,` "
-        "custom<Keyword>($scope) `,` $ptr `,` $val (`,` $mask^)? attr-dict "
+        "custom<Keyword>($atomic_rmw_op) `,` " + _AtomicOp.SEM_SCOPE
+        + "$ptr `,` $val (`,` $mask^)? attr-dict "
         "`:` functional-type(operands, $result)"
     )
 
@@ -1747,7 +1751,7 @@ class AtomicCASOp(_AtomicOp):
     result = result_def(_pointee_constr("P"))
 
     assembly_format = (
-        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr `,` $cmp `,` $val "
+        _AtomicOp.SEM_SCOPE + "$ptr `,` $cmp `,` $val "
         "attr-dict `:` functional-type(operands, $result)"
     )
 
@@ -1759,11 +1763,11 @@ class AtomicLoadOp(_AtomicOp):
     name = "tt.atomic_load"
 
     ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
-    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    mask = opt_operand_def(_pointer_mask_constr("P"))
     result = result_def(_pointee_constr("P"))
 
     assembly_format = (
-        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr (`,` $mask^)? "
+        _AtomicOp.SEM_SCOPE + "$ptr (`,` $mask^)? "
         "attr-dict `:` functional-type(operands, $result)"
     )
 
@@ -1776,10 +1780,10 @@ class AtomicStoreOp(_AtomicOp):
 
     ptr = operand_def(VarConstraint("P", TT_PTR_LIKE))
     value = operand_def(_pointee_constr("P"))
-    mask = opt_operand_def(_mask_constr("P", of_pointer=True))
+    mask = opt_operand_def(_pointer_mask_constr("P"))
 
     assembly_format = (
-        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr `,` $value "
+        _AtomicOp.SEM_SCOPE + "$ptr `,` $value "
         "(`,` $mask^)? attr-dict `:` type($ptr)"
     )
 
@@ -1796,7 +1800,7 @@ class AtomicPollOp(_AtomicOp):
     result = result_def(MatchesTypeOf("E", i1_like, "i1 in the shape of the expected value"))
 
     assembly_format = (
-        "custom<Keyword>($sem) `,` custom<Keyword>($scope) `,` $ptr `,` $expected "
+        _AtomicOp.SEM_SCOPE + "$ptr `,` $expected "
         "(`timeout` $timeout^)? attr-dict `:` type($ptr) `,` type($expected) "
         "`->` type($result)"
     )
@@ -2079,7 +2083,7 @@ class HistogramOp(IRDLOperation):
     name = "tt.histogram"
 
     src = operand_def(VarConstraint("S", TT_INT_TENSOR))
-    mask = opt_operand_def(_mask_constr("S", of_pointer=False))
+    mask = opt_operand_def(MatchesTypeOf("S", i1_like, "i1 in the shape of the source"))
     result = result_def(TT_INT_TENSOR)
 
     traits = tt_traits(Pure())
@@ -2175,9 +2179,9 @@ class MakeTensorDescOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
     assembly_format = (
         "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict "
-        "`:` custom<PtrType>(type($base)) `,` custom<TensorDescBody>(type($result))"
+        "`:` custom<StrippedPtrType>(type($base)) `,` custom<StrippedTensorDescType>(type($result))"
     )
-    custom_directives = (PtrType, TensorDescBody)
+    custom_directives = (StrippedPtrType, StrippedTensorDescType)
 
     def verify_(self) -> None:
         desc = self.result.type
