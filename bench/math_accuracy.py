@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import ml_dtypes
 import mpmath
@@ -109,6 +110,8 @@ class Function:
     """The `math` op measured on f16 and bf16; None where libdevice's function has none."""
     zero_sign_matters: bool = True
     """False for fmin/fmax: IEEE (and MLIR's minnumf/maxnumf) leave min(-0, +0)'s sign open."""
+    integer_exponent: bool = False
+    """The second operand is an i32 (`powif`): its domain is of integers."""
 
     @property
     def cuda_max_ulp(self) -> int | None:
@@ -131,15 +134,16 @@ FUNCTIONS = [
     Function("acos", "__nv_acosf", np.arccos, [(-1, 1)], 1, "acos"),
     Function("atan", "__nv_atanf", np.arctan, [(-10, 10)], 1, "atan"),
     Function("atan2", "__nv_atan2f", np.arctan2, [(-10, 10), (-10, 10)], 1, "atan2"),
-    Function("sinh", "__nv_sinhf", np.sinh, [(-90, 90)], 2, "sinh"),
-    Function("cosh", "__nv_coshf", np.cosh, [(-90, 90)], 2, "cosh"),
+    Function("sinh", "__nv_sinhf", np.sinh, [(-90, 90)], 1, "sinh"),
+    Function("cosh", "__nv_coshf", np.cosh, [(-90, 90)], 1, "cosh"),
     Function("tanh", "__nv_tanhf", np.tanh, [(-10, 10)], 1, "tanh"),
     Function("asinh", "__nv_asinhf", np.arcsinh, [(-10, 10)], 2, "asinh"),
     Function("acosh", "__nv_acoshf", np.arccosh, [(1, 10)], 2, "acosh"),
-    Function("atanh", "__nv_atanhf", np.arctanh, [(-1, 1)], 2, "atanh"),
+    Function("atanh", "__nv_atanhf", np.arctanh, [(-1, 1)], 1, "atanh"),
     Function("erf", "__nv_erff", vectorized(math.erf), [(-5, 5)], 1, "erf"),
     Function("erfc", "__nv_erfcf", vectorized(math.erfc), [(-5, 11)], 3, "erfc"),
     Function("pow", "__nv_powf", np.power, [(0, 10), (-40, 40)], 1, "powf"),
+    Function("powi", "__nv_powif", np.power, [(-3, 3), (-60, 60)], 1, integer_exponent=True),
     Function("sqrt", "__nv_sqrtf", np.sqrt, [(0, 10)], 0, "sqrt"),
     Function("rsqrt", "__nv_rsqrtf", reciprocal_square_root, [(0, 10)], 1, "rsqrt"),
     Function("cbrt", "__nv_cbrtf", np.cbrt, [(-10, 10)], 1, "cbrt"),
@@ -179,21 +183,44 @@ def sample(function: Function, dtype: str, count: int, seed: int = 0) -> list[np
     """The operands to evaluate `function` on.
 
     Unary: f32 samples, or every f16/bf16 value.  Binary: every pair of
-    special values, then independent samples of each operand.
+    special values, then independent samples of each operand (powi's
+    exponent: i32 edges, then i32 samples).
     """
     rng = np.random.default_rng(seed)
     if len(function.domain) == 1:
         if dtype == "f32":
             return [sample_f32(count, function.domain[0], rng)]
         return [np.arange(2**16, dtype=np.uint16).view(DTYPES[dtype])]
+    specials = special_operands(function)
+    first = np.concatenate([specials[0], sample_f32(count, function.domain[0], rng)])[:count]
+    if function.integer_exponent:
+        exponents = sample_i32(count, function.domain[1], rng)
+        return [first, np.concatenate([specials[1], exponents])[:count].astype(np.int32)]
+    # Shuffled, so that the second operand's classes meet all of the first's.
+    values = rng.permutation(sample_f32(count, function.domain[1], rng))
+    second = np.concatenate([specials[1], values])[:count]
+    with np.errstate(all="ignore"):  # f32 values beyond f16's range become infinities
+        return [first.astype(DTYPES[dtype]), second.astype(DTYPES[dtype])]
+
+
+INTEGER_EDGES = [0, 1, -1, 2, -2, 3, -3, 2**24 + 1, 2**31 - 1, -(2**31)]
+"""Exponents every `powi` sample starts with."""
+
+
+def special_operands(function: Function) -> list[np.ndarray]:
+    """The special values (unary), or every pair of them (binary; integer edges for powi)."""
     specials = np.array(SPECIAL_VALUES, np.float32)
-    pairs = [np.repeat(specials, len(specials)), np.tile(specials, len(specials))]
-    operands = [
-        np.concatenate([pair, rng.permutation(sample_f32(count, domain, rng))])[:count]
-        for pair, domain in zip(pairs, function.domain, strict=True)
-    ]
-    with np.errstate(all="ignore"):
-        return [o.astype(DTYPES[dtype]) for o in operands]
+    if len(function.domain) == 1:
+        return [specials]
+    second = np.array(INTEGER_EDGES, np.int64) if function.integer_exponent else specials
+    return [np.repeat(specials, len(second)), np.tile(second, len(specials))]
+
+
+def sample_i32(count: int, domain: tuple[float, float], rng: np.random.Generator) -> np.ndarray:
+    """A quarter over all of i32, the rest uniform over `domain`."""
+    spread = rng.integers(-(2**31), 2**31, count // 4)
+    dense = rng.integers(int(domain[0]), int(domain[1]) + 1, count - count // 4)
+    return np.concatenate([spread, dense])
 
 
 def ordered(values: np.ndarray, dtype: str) -> np.ndarray:
@@ -223,13 +250,15 @@ def ulp_errors(result: np.ndarray, reference: np.ndarray, dtype: str) -> np.ndar
 def function_text(function: Function, dtype: str, size: int) -> str:
     """A `func.func @f` on `size` elements calling the libdevice symbol (f32) or the math op."""
     tensor = f"tensor<{size}x{dtype}>"
-    arguments = [f"%a{i}" for i in range(len(function.domain))]
-    signature = ", ".join(f"{a}: {tensor}" for a in arguments)
+    types = [tensor] * len(function.domain)
+    if function.integer_exponent:
+        types[1] = f"tensor<{size}xi32>"
+    arguments = [f"%a{i}" for i in range(len(types))]
+    signature = ", ".join(f"{a}: {t}" for a, t in zip(arguments, types, strict=True))
     if dtype == "f32":
         call = (
             f'tt.extern_elementwise {", ".join(arguments)} {{libname = "", libpath = "", '
-            f'pure = true, symbol = "{function.symbol}"}} : '
-            f"({', '.join([tensor] * len(arguments))}) -> {tensor}"
+            f'pure = true, symbol = "{function.symbol}"}} : ({", ".join(types)}) -> {tensor}'
         )
     else:
         call = f"math.{function.math_op} {', '.join(arguments)} : {tensor}"
@@ -298,7 +327,8 @@ def measure(
     with np.errstate(all="ignore"):
         reference = function.reference(*(o.astype(np.float64) for o in operands))
     if not function.zero_sign_matters:
-        result, reference = result + 0.0, reference + 0.0  # -0 + 0 = +0
+        with np.errstate(all="ignore"):
+            result, reference = result + 0.0, reference + 0.0  # -0 + 0 = +0
     errors = ulp_errors(result, reference, dtype)
     worst = int(np.argmax(errors))
     return Measurement(
@@ -312,20 +342,24 @@ def measure(
     )
 
 
+MPMATH_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "exp": mpmath.exp, "exp2": lambda x: mpmath.mpf(2) ** x,
+    "exp10": lambda x: mpmath.mpf(10) ** x,
+    "expm1": mpmath.expm1, "log": mpmath.log, "log2": lambda x: mpmath.log(x, 2),
+    "log10": mpmath.log10, "log1p": mpmath.log1p, "sin": mpmath.sin, "cos": mpmath.cos,
+    "tan": mpmath.tan, "asin": mpmath.asin, "acos": mpmath.acos, "atan": mpmath.atan,
+    "atan2": mpmath.atan2, "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh,
+    "asinh": mpmath.asinh, "acosh": mpmath.acosh, "atanh": mpmath.atanh, "erf": mpmath.erf,
+    "erfc": mpmath.erfc, "pow": mpmath.power, "powi": mpmath.power, "cbrt": mpmath.cbrt,
+    "hypot": mpmath.hypot,
+    "rsqrt": lambda x: 1 / mpmath.sqrt(x),
+}  # fmt: skip
+"""60-digit references for the worst-case check, by function name."""
+
+
 def mpmath_agrees(function: Function, operands: tuple[float, ...]) -> bool | None:
     """Whether float64's reference rounds to f32 as a 60-digit mpmath one does (None: untested)."""
-    mpmath_functions = {
-        "exp": mpmath.exp, "exp2": lambda x: mpmath.mpf(2) ** x,
-        "exp10": lambda x: mpmath.mpf(10) ** x,
-        "expm1": mpmath.expm1, "log": mpmath.log, "log2": lambda x: mpmath.log(x, 2),
-        "log10": mpmath.log10, "log1p": mpmath.log1p, "sin": mpmath.sin, "cos": mpmath.cos,
-        "tan": mpmath.tan, "asin": mpmath.asin, "acos": mpmath.acos, "atan": mpmath.atan,
-        "atan2": mpmath.atan2, "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh,
-        "asinh": mpmath.asinh, "acosh": mpmath.acosh, "atanh": mpmath.atanh, "erf": mpmath.erf,
-        "erfc": mpmath.erfc, "pow": mpmath.power, "cbrt": mpmath.cbrt, "hypot": mpmath.hypot,
-        "rsqrt": lambda x: 1 / mpmath.sqrt(x),
-    }  # fmt: skip
-    exact = mpmath_functions.get(function.name)
+    exact = MPMATH_FUNCTIONS.get(function.name)
     if exact is None or not all(math.isfinite(o) for o in operands):
         return None
     with mpmath.workdps(60):
@@ -338,37 +372,34 @@ def mpmath_agrees(function: Function, operands: tuple[float, ...]) -> bool | Non
     return bool(np.float32(value) == np.float32(double))
 
 
+def worst_case(measurement: Measurement) -> str:
+    """The operands of the worst f32 result and whether mpmath confirms its reference."""
+    if measurement.max_ulp == 0:
+        return "-"
+    operands = ", ".join(f"{v:.9g}" for v in measurement.worst)
+    agrees = mpmath_agrees(measurement.function, measurement.worst)
+    return operands + {None: "", True: " (mpmath agrees)", False: " (MPMATH DISAGREES)"}[agrees]
+
+
 def table(measurements: Sequence[Measurement], markdown: bool) -> str:
     """Max ulp per function and dtype next to NVIDIA's bound."""
     by_function: dict[str, dict[str, Measurement]] = {}
     for m in measurements:
         by_function.setdefault(m.function.name, {})[m.dtype] = m
-    header = [
-        "function",
-        "libdevice",
-        "NVIDIA f32",
-        "tnpu f32",
-        "tnpu f16",
-        "tnpu bf16",
-        "ops",
-        "worst f32 input",
-    ]
+    header = ["function", "libdevice", "NVIDIA", "f32", "f16", "bf16", "ops", "worst f32 input"]
     rows = []
     for name, by_dtype in by_function.items():
-        f32 = by_dtype.get("f32")
         function = next(iter(by_dtype.values())).function
         cuda = function.cuda_max_ulp
+        f32 = by_dtype.get("f32")
         rows.append(
             [
                 name,
-                function.symbol,
+                f"`{function.symbol}`" if markdown else function.symbol,
                 "-" if cuda is None else str(cuda),
-                *(
-                    str(by_dtype[d].max_ulp) if d in by_dtype else "-"
-                    for d in ("f32", "f16", "bf16")
-                ),
+                *(str(by_dtype[d].max_ulp) if d in by_dtype else "-" for d in DTYPES),
                 str(f32.op_count) if f32 else "-",
-                ", ".join(f"{v:.9g}" for v in f32.worst) if f32 else "-",
+                worst_case(f32) if f32 else "-",
             ]
         )
     if markdown:
@@ -395,18 +426,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     for function in FUNCTIONS:
         if only and function.name not in only:
             continue
-        for dtype in ("f32", "f16", "bf16"):
+        for dtype in DTYPES:
             if dtype != "f32" and function.math_op is None:
                 continue
             m = measure(function, dtype, args.points)
             measurements.append(m)
-            check = ""
-            if dtype == "f32":
-                agrees = mpmath_agrees(function, m.worst)
-                check = {None: "", True: ", mpmath agrees", False: ", MPMATH DISAGREES"}[agrees]
             print(
                 f"{function.name:9} {dtype:4} max {m.max_ulp} ulp over {m.points} points "
-                f"({m.seconds:.1f} s{check})",
+                f"({m.seconds:.1f} s)",
                 file=sys.stderr,
             )
     print(table(measurements, args.markdown))

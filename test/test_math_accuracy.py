@@ -30,8 +30,9 @@ def ids(function) -> str:
 
 @pytest.mark.parametrize("function", bench.FUNCTIONS, ids=ids)
 def test_claim_is_within_cuda_bound(function):
-    assert function.cuda_max_ulp is not None
-    assert function.claimed_ulp <= function.cuda_max_ulp
+    """NVIDIA documents no bound for pow with an integer exponent: it is held to powf's."""
+    symbol = "__nv_powf" if function.name == "powi" else function.symbol
+    assert function.claimed_ulp <= bench.LIBDEVICE[symbol].cuda_max_ulp
 
 
 @pytest.mark.parametrize("function", bench.FUNCTIONS, ids=ids)
@@ -50,11 +51,9 @@ def test_narrow_floats_within_claim(function, dtype):
 @pytest.mark.parametrize("function", bench.FUNCTIONS, ids=ids)
 def test_special_values_exact(function):
     """Where the answer is ±0, ±inf or NaN, the result is exactly it (sign included)."""
-    specials = np.array(bench.SPECIAL_VALUES, np.float32)
-    if len(function.domain) == 1:
-        operands = [specials]
-    else:
-        operands = [np.repeat(specials, len(specials)), np.tile(specials, len(specials))]
+    operands = bench.special_operands(function)
+    if function.integer_exponent:
+        operands[1] = operands[1].astype(np.int32)
     module = bench.lowered(function, "f32", ("fma",), bench.tensor_size(len(operands[0])))
     result = bench.evaluate(module, operands)
     with np.errstate(all="ignore"):

@@ -1,4 +1,4 @@
-"""After strip-gpu-only and lower-libdevice, no corpus kernel keeps anything GPU-only."""
+"""The corpus through strip-gpu-only, lower-libdevice and expand-math."""
 
 from __future__ import annotations
 
@@ -33,9 +33,16 @@ def test_the_corpus_has_what_the_passes_remove():
 
 
 @pytest.mark.parametrize("path", ALL_TTIR, ids=case_id)
-def test_strip_and_lower_leave_nothing_gpu_only(path: Path):
-    module = import_ttir(path.read_text(), str(path))
-    pipeline = PassPipeline.parse_spec(ALL_PASSES, "strip-gpu-only,lower-libdevice")
-    pipeline.apply(tnpu_context(), module)
+def test_strip_lower_and_expand(path: Path):
+    """strip-gpu-only and lower-libdevice leave nothing GPU-only; expand-math leaves no math.
+
+    The target here executes fma natively (it has no exact arith form).
+    """
+    ctx = tnpu_context()
+    module = import_ttir(path.read_text(), str(path), ctx)
+    PassPipeline.parse_spec(ALL_PASSES, "strip-gpu-only,lower-libdevice").apply(ctx, module)
     verify_with_diagnostics(module)
     assert gpu_only_left(module) == []
+    PassPipeline.parse_spec(ALL_PASSES, "expand-math{native=fma}").apply(ctx, module)
+    verify_with_diagnostics(module)
+    assert {op.name for op in module.walk() if op.dialect_name() == "math"} <= {"math.fma"}

@@ -9,11 +9,13 @@ An expansion may use another `math` op (`asinh` uses `log1p` and `sqrt`);
 that op is native or expanded in turn.
 
 Algorithms follow fdlibm / FreeBSD msun (`expm1f`, `logf`, `log2f`,
-`log10f`, `log1pf`, `atanf`, `asinf`, `acosf`, `sinhf`, `coshf`, `tanhf`,
-`asinhf`, `acoshf`, `atanhf`), Cody-Waite and Payne-Hanek argument
-reduction (sin, cos, tan), and exact integer arithmetic where a result must
-be correctly rounded (sqrt).  Polynomial coefficients were fitted for
-these expansions (near-minimax on the reduced interval, in f32).
+`log10f`, `log1pf`, `atanf`, `asinf`, `acosf`, `erff`, `sinhf`, `coshf`,
+`tanhf`, `asinhf`, `acoshf`, `atanhf`); exp reduces by Cody-Waite, sin,
+cos and tan by an exact Payne-Hanek reduction in 64-bit integers, powf
+carries log2 x and y log2 x in two f32 parts, and sqrt is correctly
+rounded by exact integer arithmetic.  Where fdlibm's coefficients were not
+reused, they were fitted for these expansions (near-minimax on the reduced
+interval, relative error stated beside each).
 `bench/math_accuracy.py` measures every expansion on the IR itself;
 `docs/math-accuracy.md` has the table.
 """
@@ -168,11 +170,11 @@ def log1p_kernel(b: ArithBuilder, f: SSAValue) -> tuple[SSAValue, SSAValue, SSAV
     return s, b.add(t2, t1), half_square
 
 
-def log_special_cases(b: ArithBuilder, x: SSAValue, result: SSAValue, at_zero: float) -> SSAValue:
-    """`result` with a logarithm's special cases: 0 -> `at_zero`, x < 0 -> NaN, inf and NaN -> x."""
+def log_special_cases(b: ArithBuilder, x: SSAValue, result: SSAValue) -> SSAValue:
+    """`result` with a logarithm's special cases: ±0 -> -inf, x < 0 -> NaN, inf and NaN -> x."""
     result = b.select(b.compare("ueq", x, INF), x, result)
     result = b.select(b.compare("olt", x, 0.0), NAN, result)
-    return b.select(b.compare("oeq", x, 0.0), at_zero, result)
+    return b.select(b.compare("oeq", x, 0.0), -INF, result)
 
 
 # ---------------------------------------------------------------------------
@@ -239,10 +241,11 @@ def exponential_parts(
 ) -> ExponentialParts:
     """e^(x + x_lo) as 2^k e^r: k = rint(x / ln 2), r = x - k ln 2 (Cody-Waite, two parts) + x_lo.
 
-    e^r = 1 + r + r^2 q(r).  x is first clamped to [-104, 89], beyond which
-    e^x is 0 or infinity anyway; `x_lo` (|x_lo| << ulp(x)) extends x's precision.
+    e^r = 1 + r + r^2 q(r).  x is first clamped to [-104, 90], beyond which
+    e^x (and e^x/2) is 0 or infinity anyway; `x_lo` (|x_lo| << ulp(x))
+    extends x's precision.
     """
-    x = clamp_keeping_nan(b, x, -104.0, 89.0)
+    x = clamp_keeping_nan(b, x, -104.0, 90.0)
     k = round_to_integer(b, b.mul(x, LOG2_E))
     r = b.sub(b.sub(x, b.mul(k, LN2_HI)), b.mul(k, LN2_LO))
     if x_lo is not None:
@@ -328,7 +331,7 @@ class ExpandLog(MathExpansion):
             b.ori(b.subi(mantissa_bits, 0x30A3D0), b.subi(0x35C288, mantissa_bits)),
             0,
         )
-        return log_special_cases(b, x, b.select(use_wide, wide, narrow), -INF)
+        return log_special_cases(b, x, b.select(use_wide, wide, narrow))
 
 
 @dataclass(frozen=True)
@@ -357,7 +360,7 @@ class ScaledLogarithm:
         )
         total_hi = b.add(k_hi, value_hi)
         value_lo = b.add(value_lo, b.add(b.sub(k_hi, total_hi), value_hi))
-        return log_special_cases(b, x, b.add(value_lo, total_hi), -INF)
+        return log_special_cases(b, x, b.add(value_lo, total_hi))
 
 
 class ExpandLog2(MathExpansion):
@@ -528,35 +531,41 @@ class ExpandTanh(MathExpansion):
 
 
 class ExpandSinh(MathExpansion):
-    """sinh(x) = h (2t - t^2/(t+1)) for |x| < 1, h (t + t/(t+1)) below 9, t = expm1|x|, h = ±1/2.
+    """sinh x = x + x^3 S(x^2) for |x| < 1; h (t + t/(t+1)), t = expm1|x|, h = ±1/2, below 9.
 
-    Beyond 9, h e^|x|; beyond log(FLT_MAX), (h w) w with w = e^(|x|/2), which
-    stays finite up to the true overflow threshold (fdlibm's sinhf).
+    Beyond 9, ±e^|x|/2 (`half_exponential`), finite up to the true overflow
+    threshold (after fdlibm's sinhf, with the small range by a polynomial).
     """
 
     op_type = math.SinhOp
 
+    COEFFICIENTS = (
+        float.fromhex("0x1.555556p-3"),
+        float.fromhex("0x1.111112p-7"),
+        float.fromhex("0x1.a01a12p-13"),
+        float.fromhex("0x1.71d218p-19"),
+        float.fromhex("0x1.b553eap-26"),
+    )
+    """S(z) ~ (sinh x - x)/x^3, z = x^2, |x| <= 1 (relative error 1.9e-12)."""
+
     def expand(self, b: ArithBuilder, *operands: SSAValue) -> SSAValue:
         x = operands[0]
         magnitude = absolute(b, x)
-        half = copy_sign_bit(b, b.constant(0.5, x.type), x)
+        z = b.mul(x, x)
+        below_one = b.add(x, b.mul(b.mul(x, z), b.polynomial(z, self.COEFFICIENTS)))
         t = b.call(math.ExpM1Op, at_most(b, magnitude, 9.0))
-        t_over_t1 = b.div(t, b.add(t, 1.0))
-        below_one = b.mul(half, b.sub(b.add(t, t), b.mul(t, t_over_t1)))
-        below_nine = b.mul(half, b.add(t, t_over_t1))
-        return b.select(
-            b.compare("olt", magnitude, 1.0),
-            below_one,
-            b.select(
-                b.compare("olt", magnitude, 9.0), below_nine, large_exponential(b, magnitude, half)
-            ),
+        below_nine = b.mul(b.add(t, b.div(t, b.add(t, 1.0))), 0.5)
+        large = b.select(
+            b.compare("olt", magnitude, 9.0), below_nine, half_exponential(b, magnitude)
         )
+        return b.select(b.compare("olt", magnitude, 1.0), below_one, copy_sign_bit(b, large, x))
 
 
 class ExpandCosh(MathExpansion):
-    """cosh(x) = 1 + t^2/(2(1+t)), t = expm1|x|, near 0; (e^|x| + 1/e^|x|)/2 below 9; e^|x|/2 above.
+    """cosh(x) = 1 + t^2/(2(1+t)), t = expm1|x|, near 0; E + 1/(4E) below 9; E above; E = e^|x|/2.
 
-    Beyond log(FLT_MAX), (w/2) w with w = e^(|x|/2) (fdlibm's coshf).
+    E comes from `half_exponential`, finite up to the true overflow
+    threshold (after fdlibm's coshf).
     """
 
     op_type = math.CoshOp
@@ -566,25 +575,19 @@ class ExpandCosh(MathExpansion):
         t = b.call(math.ExpM1Op, at_most(b, magnitude, 0.5))
         w = b.add(t, 1.0)
         near_zero = b.add(b.div(b.mul(t, t), b.add(w, w)), 1.0)
-        exponential = b.call(math.ExpOp, at_most(b, magnitude, 9.0))
-        moderate = b.add(b.mul(exponential, 0.5), b.div(0.5, exponential))
-        large = large_exponential(b, magnitude, b.constant(0.5, magnitude.type))
+        half = half_exponential(b, magnitude)
+        moderate = b.add(half, b.div(0.25, half))
         return b.select(
             b.compare("olt", magnitude, float.fromhex("0x1.62e42ep-2")),
             near_zero,
-            b.select(b.compare("olt", magnitude, 9.0), moderate, large),
+            b.select(b.compare("olt", magnitude, 9.0), moderate, half),
         )
 
 
-def large_exponential(b: ArithBuilder, magnitude: SSAValue, factor: SSAValue) -> SSAValue:
-    """factor * e^magnitude, finite for magnitudes up to log(FLT_MAX / factor).
-
-    Above log(FLT_MAX), e^(m/2) is computed once and multiplied in twice.
-    """
-    overflowing = b.compare("ogt", magnitude, float.fromhex("0x1.62e42ep+6"))
-    w = b.call(math.ExpOp, b.select(overflowing, b.mul(magnitude, 0.5), magnitude))
-    scaled = b.mul(factor, w)
-    return b.select(overflowing, b.mul(scaled, w), scaled)
+def half_exponential(b: ArithBuilder, x: SSAValue) -> SSAValue:
+    """e^x / 2 with the halving in the exponent: one rounding, and finite up to log(2 FLT_MAX)."""
+    parts = exponential_parts(b, x)
+    return scale_by_power_of_two(b, parts.mantissa, b.subi(parts.exponent, 1))
 
 
 class ExpandAsinh(MathExpansion):
@@ -640,26 +643,34 @@ def log_of_large_or_1p(
 
 
 class ExpandAtanh(MathExpansion):
-    """atanh|x| = log1p(2|x| + 2|x|^2/(1 - |x|))/2 below 1/2, log1p(2|x|/(1 - |x|))/2 above.
+    """atanh x = x + x^3 A(x^2) for |x| < 1/2; log1p(2|x|/(1 - |x|))/2 with x's sign above.
 
-    |x| = 1 gives infinity, |x| > 1 NaN; the sign is copied from x (fdlibm's atanhf).
+    |x| = 1 gives infinity, |x| > 1 NaN (after fdlibm's atanhf, with the
+    small range by a polynomial).
     """
 
     op_type = math.AtanhOp
 
+    COEFFICIENTS = (
+        float.fromhex("0x1.555556p-2"),
+        float.fromhex("0x1.99996p-3"),
+        float.fromhex("0x1.24a028p-3"),
+        float.fromhex("0x1.c496e2p-4"),
+        float.fromhex("0x1.8fda86p-4"),
+        float.fromhex("0x1.4c302p-5"),
+        float.fromhex("0x1.4119dap-3"),
+    )
+    """A(z) ~ (atanh x - x)/x^3, z = x^2, |x| <= 1/2 (relative error 3.3e-9)."""
+
     def expand(self, b: ArithBuilder, *operands: SSAValue) -> SSAValue:
         x = operands[0]
         magnitude = absolute(b, x)
+        z = b.mul(x, x)
+        small = b.add(x, b.mul(b.mul(x, z), b.polynomial(z, self.COEFFICIENTS)))
         twice = b.add(magnitude, magnitude)
-        complement = b.sub(1.0, magnitude)
-        argument = b.select(
-            b.compare("olt", magnitude, 0.5),
-            b.add(twice, b.div(b.mul(twice, magnitude), complement)),
-            b.div(twice, complement),
-        )
-        result = b.mul(b.call(math.Log1pOp, argument), 0.5)
-        result = b.select(b.compare("ogt", magnitude, 1.0), NAN, result)
-        return copy_sign_bit(b, result, x)
+        large = b.mul(b.call(math.Log1pOp, b.div(twice, b.sub(1.0, magnitude))), 0.5)
+        large = b.select(b.compare("ogt", magnitude, 1.0), NAN, large)
+        return b.select(b.compare("olt", magnitude, 0.5), small, copy_sign_bit(b, large, x))
 
 
 TWO_OVER_PI_WORDS = (
@@ -712,6 +723,7 @@ def reduce_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     i64 = same_shape_as(x.type, IntegerType(64))
     magnitude_bits = b.andi(b.bits(x), ~SIGN_MASK)
     mantissa = b.extui(b.ori(b.andi(magnitude_bits, 0x007FFFFF), 0x00800000), IntegerType(64))
+    # e = biased exponent - 150; bit e - 1 of 2/pi sits at position e + 30 of the words.
     position = b.addi(b.shrsi(magnitude_bits, 23), 30 - 150)
     word_index = b.shrsi(position, 5)
     shift = b.extui(b.andi(position, 31), IntegerType(64))
@@ -867,7 +879,7 @@ class ExpandTan(MathExpansion):
         tangent = b.add(r, b.add(cube_term, correction))
         odd = b.compare_int("ne", b.andi(reduced.quadrant, 1), 0)
         result = b.select(odd, b.div(-1.0, tangent), tangent)
-        return keep_zero(b, x, trigonometric_special_cases(b, x, result))
+        return trigonometric_special_cases(b, x, result)
 
 
 HALF_PI = (float.fromhex("0x1.921fb6p+0"), float.fromhex("-0x1.777a5cp-25"))

@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @exp
 // CHECK-NEXT:    %0 = arith.constant -1.040000e+02 : f32
 // CHECK-NEXT:    %1 = arith.cmpf olt, %x, %0 : f32
-// CHECK-NEXT:    %2 = arith.constant 8.900000e+01 : f32
+// CHECK-NEXT:    %2 = arith.constant 9.000000e+01 : f32
 // CHECK-NEXT:    %3 = arith.cmpf ogt, %x, %2 : f32
 // CHECK-NEXT:    %4 = arith.select %3, %2, %x : f32
 // CHECK-NEXT:    %5 = arith.select %1, %0, %4 : f32
