@@ -7,9 +7,11 @@ For every Inductor kernel of the corpus (Triton 3.9 TTIR), on the same text:
 * Triton: `parse_mlir_module` with Triton's dialects loaded (MLIR parses and
   verifies) and `str()` of the module.
 
-Each figure is the best of `--repeat` runs, in milliseconds; the ratio is
-tnpu's time over Triton's.  The last lines give the medians over the kernels
-(and the median of tnpu's parse / verify / print split).
+Each figure is the best of `--repeat` runs, in milliseconds of CPU time
+(both sides are single-threaded, and CPU time stays put on a shared, busy
+machine where wall time does not); the ratio is tnpu's time over Triton's.
+The last lines give the medians over the kernels (and the median of tnpu's
+parse / verify / print split).
 
     .venv/bin/python bench/import_speed.py [--repeat 3] [--only SUBSTRING]
 """
@@ -33,12 +35,12 @@ CORPUS = ROOT / "test" / "fixtures" / "corpus" / "inductor"
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> float:
-    """The shortest of `repeat` runs of `work`, in milliseconds."""
+    """The shortest of `repeat` runs of `work`, in milliseconds of CPU time."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         work()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return 1000 * min(times)
 
 

@@ -6,6 +6,12 @@ alias defined before use.  `TTIRParser` therefore reads all top-level alias
 definitions first, in dependency order, then parses the file from the top.
 Positions in diagnostics stay those of the original text, and every op's
 start in the text is recorded so later errors can point at it.
+
+`TTIRParser` also works around three xDSL 0.75 parser bugs (hex float
+literals in `dense<...>`, an exponentially backtracking string regex, a type
+constraint rebuilt per dense literal) and reads locations and tensor types,
+which make up most of a kernel's text, by fast paths; each is documented
+where it is defined.
 """
 
 from __future__ import annotations
@@ -46,8 +52,12 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from tnpu.context import has_tnpu_dialects, tnpu_context
 from tnpu.diagnostics import CompileError, record_text_span
 
-_ALIAS_DEFINITION = re.compile(r"^(#[A-Za-z_][\w.$-]*)[ \t]*=", re.MULTILINE)
-_ALIAS_REFERENCE = re.compile(r"#[A-Za-z_][\w.$-]*")
+_ALIAS_NAME = r"#[A-Za-z_][\w.$-]*"
+_ALIAS_REFERENCE = re.compile(_ALIAS_NAME)
+_ALIAS_DEFINITION = re.compile(rf"^({_ALIAS_NAME})[ \t]*=", re.MULTILINE)
+"""An alias defined at the start of a line (`#loc3 = ...`), found anywhere in the text."""
+_ALIAS_DEFINITION_AT = re.compile(rf"({_ALIAS_NAME})[ \t]*=[ \t]*")
+"""An alias definition matched where the parser is, up to its value."""
 _DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
 
 
@@ -103,7 +113,6 @@ class _LocationReader:
     other spacing, fused locations, an undefined alias) it leaves to xDSL.
     """
 
-    _ALIAS = re.compile(r"#[A-Za-z_][\w.$-]*")
     _FILE_LINE_COL = re.compile(r'"([^"\\\n]*)":(\d+):(\d+)')
     _NAME = re.compile(r'"([^"\\\n]*)"\(')
 
@@ -124,7 +133,7 @@ class _LocationReader:
 
     def _inner(self, pos: int) -> tuple[LocationAttr, int] | None:
         text = self._text
-        if match := self._ALIAS.match(text, pos):
+        if match := _ALIAS_REFERENCE.match(text, pos):
             attr = self._aliases.get(match.group())
             return (attr, match.end()) if isinstance(attr, LocationAttr) else None
         if match := self._FILE_LINE_COL.match(text, pos):
@@ -160,11 +169,15 @@ def _end_of_angle_brackets(text: str, start: int) -> int | None:
 
 
 _ANGLE_BRACKET_OR_NEWLINE = re.compile(r"[<>\n]")
-_ALIAS_DEFINITION_AT = re.compile(r"(#[A-Za-z_][\w.$-]*)[ \t]*=[ \t]*")
 
 
 class TTIRParser(Parser):
-    """An MLIR parser that accepts attribute aliases defined after their uses."""
+    """xDSL's MLIR parser, for TTIR as Triton prints it.
+
+    It accepts attribute aliases defined after their uses, records where each
+    op starts, words errors for TTIR (the op, the value, the position) and
+    reads Triton's locations and tensor types by fast paths.
+    """
 
     _TensorLiteralElement = _BitPatternAwareElement
 
@@ -289,8 +302,8 @@ class TTIRParser(Parser):
         return super().parse_optional_location()
 
     def _parse_dense_literal_type(self) -> TensorType | VectorType | MemRefType:
-        # xDSL 0.75 rebuilds this type constraint for every dense literal, a
-        # fifth of the time it takes to import an Inductor kernel; built once here.
+        # xDSL 0.75 rebuilds this type constraint for every dense literal (it
+        # was a fifth of an Inductor kernel's import); here it is built once.
         type_ = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
         if not _DENSE_LITERAL_TYPE.verifies(type_):
             self.raise_error(
