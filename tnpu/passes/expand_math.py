@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -1618,11 +1618,12 @@ EXPANSIONS: tuple[type[MathExpansion], ...] = (
 )
 
 
+@dataclass(frozen=True)
 class RefuseUnexpandable(RewritePattern):
     """A `math` op the target lacks and no pattern expands is an error naming it."""
 
-    def __init__(self, expandable: frozenset[str]):
-        self.expandable = expandable
+    expandable: frozenset[str]
+    """Names of the ops that are native or have an expansion."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.dialect_name() == "math" and op.name not in self.expandable:
@@ -1653,11 +1654,11 @@ class ExpandMathPass(ModulePass):
 
     name = "expand-math"
 
-    native: tuple[str, ...] = field(default=())
+    native: tuple[str, ...] = ()
     """Names of the `math` ops the target executes itself (`sqrt`, `absf`, ...)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        known = {name.removeprefix("math.") for name in (o.name for o in Math.operations)}
+        known = {o.name.removeprefix("math.") for o in Math.operations}
         unknown = sorted(set(self.native) - known)
         if unknown:
             raise DiagnosticException(

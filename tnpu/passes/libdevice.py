@@ -8,10 +8,12 @@ Semantics follow libdevice's documentation: predicates (`isnanf`, `isinff`,
 `finitef`, `signbitf`) return i32 0 or 1; `fminf`/`fmaxf` return the other
 operand when one is NaN; `fmodf` keeps the dividend's sign; `roundf` rounds
 half away from zero, `rintf`/`nearbyintf` half to even; `exp10f(x)` is
-`powf(10, x)`; `powif(x, n)` is `math.fpowi`.  The `_rn` arithmetic forms
-are the IEEE ops (round to nearest even); the directed-rounding forms
-(`_rz`, `_rd`, `_ru`) and the functions without a `math` counterpart
-(Bessel, gamma, `erfinv`, `sinpi`, `remainder`, ...) are not here.
+`powf(10, x)`; `powif(x, n)` is `math.fpowi`.  The `_rn` arithmetic and
+conversion forms are the IEEE ops (round to nearest even), `float_as_int`
+and friends bitcasts, `abs`/`popc`/`clz` the integer `math` ops.  The
+directed-rounding forms (`_rz`, `_rd`, `_ru`), the saturating float-to-int
+conversions and the functions without a `math` counterpart (Bessel, gamma,
+`erfinv`, `sinpi`, `remainder`, ...) are not here.
 
 Accuracy: `cuda_max_ulp` is the maximum error in ulp that the CUDA C++
 Programming Guide states for the function ("Mathematical Functions"
@@ -19,8 +21,8 @@ appendix, tables "Single-Precision" and "Double-Precision Mathematical
 Standard Library Functions with Maximum ULP Error", CUDA 12; for compute
 capability >= 5.2, `-prec-sqrt=true`, full range).  NVIDIA notes the bounds
 come from extensive but not exhaustive tests.  0 means correctly rounded
-(or exact); None means NVIDIA states no ulp bound (the `__nv_fast_*`
-intrinsics, whose error grows with the argument).
+(or exact); None means NVIDIA states no ulp bound (`powif`, and the
+`__nv_fast_*` intrinsics, whose error grows with the argument).
 """
 
 from __future__ import annotations
