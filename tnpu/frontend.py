@@ -176,12 +176,15 @@ def load_jit_function(path: str | Path, name: str) -> Any:
         raise FrontendError(f"{path}: import failed: {_one_line(error)}") from error
     if not hasattr(module, name):
         raise FrontendError(f"{path}: no function '{name}'")
+    from triton.runtime.interpreter import InterpretedFunction
     from triton.runtime.jit import JITFunction
 
+    # What @triton.jit makes: an InterpretedFunction under TRITON_INTERPRET=1.
+    jit_function = (JITFunction, InterpretedFunction)
     fn = getattr(module, name)
     # Inductor wraps its kernels in a CachingAutotuner; the jit function is .fn.
-    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+    while not isinstance(fn, jit_function) and hasattr(fn, "fn"):
         fn = fn.fn
-    if not isinstance(fn, JITFunction):
+    if not isinstance(fn, jit_function):
         raise FrontendError(f"{path}: '{name}' is not a @triton.jit function")
     return fn

@@ -1,14 +1,20 @@
-"""The oracle: Triton's interpreter in a worker, with libdevice stand-ins and asserts on."""
+"""The oracle: Triton's interpreter in a worker, with libdevice stand-ins, asserts on,
+custom reductions and scans on whole arrays; and the interpreter's known limitations."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from tnpu.execution.oracle import Oracle, OracleRequest, TensorData
-import numpy as np
+from tnpu.execution.oracle import Oracle, OracleError, OracleRequest, TensorData
+from tnpu.execution.rungs import TRITON_INTERPRETER_LIMITATIONS
 
 KERNELS = textwrap.dedent(
     """
@@ -30,11 +36,45 @@ KERNELS = textwrap.dedent(
 
 
     @triton.jit
-    def program_id_mask_kernel(y, B: tl.constexpr):
-        r = tl.arange(0, B)
-        q = tl.program_id(1).to(tl.int64)
-        mask = (r[:, None] < 3) & (r[None, :] < 3) & (q < 2)
-        tl.store(y + r[:, None] * B + r[None, :], r[:, None] + 0.0 + r[None, :], mask)
+    def compose(a_scale, a_shift, b_scale, b_shift):
+        # x -> b(a(x)), for x -> scale * x + shift: associative, not commutative.
+        return a_scale * b_scale, a_shift * b_scale + b_shift
+
+
+    @triton.jit
+    def compose_kernel(scale, shift, reduced_scale, reduced_shift, scan_scale, scan_shift,
+                       R: tl.constexpr, C: tl.constexpr):
+        rows = tl.arange(0, R)
+        i = rows[:, None] * C + tl.arange(0, C)[None, :]
+        s, t = tl.load(scale + i), tl.load(shift + i)
+        reduced = tl.reduce((s, t), 1, compose)
+        tl.store(reduced_scale + rows, reduced[0])
+        tl.store(reduced_shift + rows, reduced[1])
+        scanned = tl.associative_scan((s, t), 1, compose)
+        tl.store(scan_scale + i, scanned[0])
+        tl.store(scan_shift + i, scanned[1])
+
+
+    @triton.jit
+    def maximum_with_index(a_value, a_index, b_value, b_index):
+        # Inductor's argmax combine: NaN wins, then the larger value, then the lower index.
+        mask = a_value > b_value
+        equal = a_value == b_value
+        a_isnan = a_value != a_value
+        b_isnan = b_value != b_value
+        mask |= a_isnan & (not b_isnan)
+        equal |= a_isnan & b_isnan
+        mask |= equal & (a_index < b_index)
+        return tl.where(mask, a_value, b_value), tl.where(mask, a_index, b_index)
+
+
+    @triton.jit
+    def argmax_kernel(x, out, R: tl.constexpr, C: tl.constexpr):
+        rows = tl.arange(0, R)
+        columns = tl.broadcast_to(tl.arange(0, C)[None, :], (R, C))
+        values = tl.load(x + rows[:, None] * C + columns)
+        _, index = tl.reduce((values, columns), 1, maximum_with_index)
+        tl.store(out + rows, index)
     """
 )
 
@@ -52,9 +92,15 @@ def kernels(tmp_path_factory) -> str:
     return str(path)
 
 
+def tensor(storage: np.ndarray, shape: tuple[int, ...] | None = None) -> TensorData:
+    shape = shape or storage.shape
+    strides = tuple(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))
+    return TensorData(storage.reshape(-1), shape, strides)
+
+
 def test_libdevice_calls_use_the_reference_stand_ins(oracle, kernels):
     x = np.linspace(-2, 2, 8, dtype=np.float32)
-    args = [TensorData(x, (8,), (1,)), TensorData(np.zeros(8, np.float32), (8,), (1,))]
+    args = [tensor(x), tensor(np.zeros(8, np.float32))]
     response = oracle.run(OracleRequest(kernels, "exp_kernel", args, {"B": 8}, (1, 1, 1)))
     assert response.error is None and response.libdevice_symbols == ["__nv_expf"]
     assert np.array_equal(response.buffers[1], np.exp(x.astype(np.float64)).astype(np.float32))
@@ -62,12 +108,94 @@ def test_libdevice_calls_use_the_reference_stand_ins(oracle, kernels):
 
 def test_device_asserts_are_on(oracle, kernels):
     x = np.array([1, 2, 300, 4], np.float32)
-    response = oracle.run(OracleRequest(kernels, "assert_kernel", [TensorData(x, (4,), (1,))], {"B": 4}, (1, 1, 1)))
+    response = oracle.run(OracleRequest(kernels, "assert_kernel", [tensor(x)], {"B": 4}, (1, 1, 1)))
     assert response.error is not None and "too big" in response.error
 
 
-def test_triton_interpreter_rejects_masks_mixing_program_ids(oracle, kernels):
-    """The known limitation the oracle rung refuses by name (not a tnpu bug)."""
-    args = [TensorData(np.zeros(16, np.float32), (16,), (1,))]
-    response = oracle.run(OracleRequest(kernels, "program_id_mask_kernel", args, {"B": 4}, (1, 1, 1)))
-    assert response.error is not None and "mask has unsupported dtype" in response.error
+def sequential_compose(scale: np.ndarray, shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Inclusive scans of `compose` along the last axis, one element after another."""
+    scales, shifts = [scale[:, 0]], [shift[:, 0]]
+    for column in range(1, scale.shape[1]):
+        scales.append(scales[-1] * scale[:, column])
+        shifts.append(shifts[-1] * scale[:, column] + shift[:, column])
+    return np.stack(scales, axis=1), np.stack(shifts, axis=1)
+
+
+def test_custom_reduce_and_scan_keep_the_operand_order(oracle, kernels):
+    """Whole-array evaluation may regroup an associative combine, never reorder it:
+    composing affine maps in wrapping int32 has one right answer per order."""
+    rng = np.random.default_rng(0)
+    scale = rng.integers(-9, 10, (4, 16)).astype(np.int32)
+    shift = rng.integers(-9, 10, (4, 16)).astype(np.int32)
+    outputs = [np.zeros(4, np.int32), np.zeros(4, np.int32), np.zeros(64, np.int32), np.zeros(64, np.int32)]
+    args = [tensor(scale), tensor(shift), *map(tensor, outputs)]
+    response = oracle.run(OracleRequest(kernels, "compose_kernel", args, {"R": 4, "C": 16}, (1, 1, 1)))
+    assert response.error is None, response.error
+    with np.errstate(over="ignore"):
+        scan_scale, scan_shift = sequential_compose(scale, shift)
+    assert np.array_equal(response.buffers[2], scan_scale[:, -1])
+    assert np.array_equal(response.buffers[3], scan_shift[:, -1])
+    assert np.array_equal(response.buffers[4], scan_scale.reshape(-1))
+    assert np.array_equal(response.buffers[5], scan_shift.reshape(-1))
+
+
+def test_combine_asking_truth_of_data_runs_element_by_element(oracle, kernels):
+    """`not b_isnan` is Python's `not`: right on one element, wrong on an array,
+    so this combine must run (and NaN must win) one element at a time."""
+    x = np.random.default_rng(1).standard_normal((4, 8)).astype(np.float32)
+    x[1, 5] = x[2, 0] = x[2, 6] = np.nan
+    out = np.zeros(4, np.int32)
+    response = oracle.run(OracleRequest(kernels, "argmax_kernel", [tensor(x), tensor(out)], {"R": 4, "C": 8}, (1, 1, 1)))
+    assert response.error is None, response.error
+    assert response.buffers[1].tolist() == [int(np.argmax(x[0])), 5, 0, int(np.argmax(x[3]))]
+
+
+def test_a_dead_or_stuck_worker_is_reported_and_replaced(kernels, tmp_path):
+    dying = tmp_path / "dying.py"
+    dying.write_text("import os, sys\nprint('going down', file=sys.stderr, flush=True)\nos._exit(3)\n")
+    stuck = tmp_path / "stuck.py"
+    stuck.write_text("import time\ntime.sleep(600)\n")
+    x = np.array([1, 2, 3, 4], np.float32)
+    healthy = OracleRequest(kernels, "assert_kernel", [tensor(x)], {"B": 4}, (1, 1, 1))
+    with Oracle() as oracle:
+        assert oracle.run(healthy).error is None  # warm: the worker's imports are done
+        oracle.timeout = 5
+        with pytest.raises(OracleError, match="took more than 5 s"):
+            oracle.run(OracleRequest(str(stuck), "kernel", [], {}, (1, 1, 1)))
+        oracle.timeout = 600
+        with pytest.raises(OracleError, match="process died: going down"):
+            oracle.run(OracleRequest(str(dying), "kernel", [], {}, (1, 1, 1)))
+        assert oracle.run(healthy).error is None
+
+
+@pytest.fixture(scope="module")
+def stock_interpreter_outcomes(tmp_path_factory) -> dict:
+    """What the stock interpreter does with each minimal reproducer."""
+    script = Path(__file__).with_name("interpreter_limitations.py")
+    cache = tmp_path_factory.mktemp("triton-cache")
+    env = dict(os.environ, TRITON_INTERPRET="1", TRITON_CACHE_DIR=str(cache))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+LIMITATIONS = {limitation.name: limitation for limitation in TRITON_INTERPRETER_LIMITATIONS}
+
+
+def test_every_limitation_has_a_reproducer(stock_interpreter_outcomes):
+    assert set(stock_interpreter_outcomes) == set(LIMITATIONS)
+
+
+def test_scalar_comparison_in_a_mask_is_rejected(stock_interpreter_outcomes):
+    outcome = stock_interpreter_outcomes["scalar-comparison-mask"]
+    assert LIMITATIONS["scalar-comparison-mask"].error in outcome.get("error", ""), outcome
+
+
+def test_bf16_dot_multiplies_bit_patterns(stock_interpreter_outcomes):
+    """ones(16, 16) @ ones(16, 16) is 16; the interpreter multiplies 0x3F80 (16256) by itself."""
+    assert stock_interpreter_outcomes["bf16-dot"] == {"values": [16 * 16256.0**2] * 2}
+
+
+def test_inline_asm_is_not_implemented(stock_interpreter_outcomes):
+    outcome = stock_interpreter_outcomes["inline-asm"]
+    assert LIMITATIONS["inline-asm"].error in outcome.get("error", ""), outcome

@@ -17,7 +17,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -64,7 +64,8 @@ class Oracle:
         self.cache_dir = cache_dir
         self.timeout = timeout
         self._process: subprocess.Popen[bytes] | None = None
-        self._log = tempfile.TemporaryFile()
+        self._log: IO[bytes] | None = None
+        """The worker's stderr: kernel prints, and its last words if it dies."""
 
     def run(self, request: OracleRequest) -> OracleResponse:
         process = self._ensure_started()
@@ -76,32 +77,43 @@ class Oracle:
                 pickle.dump(request, process.stdin)
                 process.stdin.flush()
                 outcome.append(pickle.load(process.stdout))
-            except (EOFError, BrokenPipeError, OSError) as error:
+            except (EOFError, OSError, ValueError) as error:  # ValueError: a pipe closed under it
                 outcome.append(error)
 
         thread = threading.Thread(target=exchange, daemon=True)
         thread.start()
         thread.join(self.timeout)
-        if thread.is_alive() or not outcome or isinstance(outcome[0], Exception):
-            timed_out = thread.is_alive()
+        timed_out = thread.is_alive()
+        if timed_out:
+            process.kill()  # ends the exchange with EOF
+            thread.join()
+        if timed_out or isinstance(outcome[0], Exception):
+            last_words = self._log_tail()
             self.close()
             if timed_out:
                 raise OracleError(f"the Triton interpreter took more than {self.timeout:.0f} s")
-            raise OracleError(f"the Triton interpreter's process died: {self._log_tail()}")
+            raise OracleError(f"the Triton interpreter's process died: {last_words}")
         return outcome[0]
 
     def close(self) -> None:
         if self._process is not None:
             self._process.kill()
-            self._process.wait()
+            with self._process:  # waits, and closes the pipes
+                pass
             self._process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def _ensure_started(self) -> subprocess.Popen[bytes]:
-        if self._process is None or self._process.poll() is not None:
+        if self._process is not None and self._process.poll() is not None:
+            self.close()
+        if self._process is None:
             env = dict(os.environ, TRITON_INTERPRET="1")
             if self.cache_dir is not None:
                 env["TRITON_CACHE_DIR"] = str(self.cache_dir / "triton")
                 env["TORCHINDUCTOR_CACHE_DIR"] = str(self.cache_dir / "inductor")
+            self._log = tempfile.TemporaryFile()
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "tnpu.execution.oracle_worker"],
                 stdin=subprocess.PIPE,
@@ -112,6 +124,7 @@ class Oracle:
         return self._process
 
     def _log_tail(self) -> str:
+        assert self._log is not None
         self._log.seek(0)
         lines = [line for line in self._log.read().decode(errors="replace").splitlines() if line.strip()]
         return lines[-1][:300] if lines else "no output"

@@ -5,7 +5,8 @@ tnpu.execution.oracle_worker` with `TRITON_INTERPRET=1` in its environment,
 which Triton reads when a kernel module is imported, so this process never
 compiles a kernel for real.  It reads pickled `OracleRequest`s on stdin and
 writes pickled `OracleResponse`s on its original stdout; anything the
-kernel prints goes to stderr.
+kernel prints goes to stderr.  Each request imports its kernel module
+afresh, so a result does not depend on the requests before it.
 
 Two settings differ from a stock interpreter, both documented in
 docs/execution.md:
@@ -18,22 +19,41 @@ docs/execution.md:
   kernel calls goes through Triton's CUDA libdevice wrapper, which picks the
   symbol for the argument types (`__nv_expf`, ...), and the value comes from
   `tnpu.interpreters.libdevice`.  The symbols used are reported.
+
+Two changes make it fast without changing what it computes:
+
+* Triton's interpreter patches `triton.language` before every call of a
+  `@triton.jit` helper, walking the whole language with `inspect.getmembers`
+  each time (most of the oracle's time on Inductor's reductions, whose
+  combine functions call helpers); this process runs nothing but the
+  interpreter, so it patches the language once, before the first kernel;
+* `tl.reduce` and `tl.associative_scan` with a combine function Triton does
+  not recognise run it once per element (a Python call each); here the
+  combine function runs on whole arrays, in an order-preserving pairwise
+  tree (reduce) and a Hillis-Steele scan.  Both orders are ones the
+  function's required associativity allows, as a GPU's would be, so results
+  differ from the element-by-element fold by float reassociation only.  A
+  combine function that asks a multi-element tensor for its truth value
+  (`if`, `not`, `and` on data), which would mean something else on an
+  array, falls back to Triton's own element-by-element evaluation.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import inspect
 import os
 import pickle
 import sys
+import types
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 
 from tnpu.execution.oracle import OracleRequest, OracleResponse, TensorData
+from tnpu.frontend import load_jit_function
 
 _SYMBOLS_USED: set[str] = set()
 
@@ -75,26 +95,131 @@ def configure_interpreter() -> None:
     builder.options = dataclasses.replace(builder.options, debug=True, sanitize_overflow=False)
 
 
-def load_kernel(path: str, name: str, serial: int) -> Any:
-    from triton.runtime.interpreter import InterpretedFunction
+class _WholeArrayCombine:
+    """Set while a combine function runs on whole arrays, where a tensor's
+    truth value would mean something else (`_install_truth_value`)."""
 
-    if "torch._inductor" in open(path).read():
-        from tnpu.inductor_support import install_inductor_patches
+    active = False
 
-        install_inductor_patches()
-    module_name = f"tnpu_oracle_kernel_{serial}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    function = getattr(module, name)
-    # Inductor wraps its kernels in a CachingAutotuner; the kernel is `.fn`.
-    while not isinstance(function, InterpretedFunction) and hasattr(function, "fn"):
-        function = function.fn
-    if not isinstance(function, InterpretedFunction):
-        raise TypeError(f"'{name}' is not a @triton.jit function")
-    return function
+
+class TruthOfArray(Exception):
+    """A combine function asked a multi-element tensor for its truth value."""
+
+
+def patch_language_once() -> None:
+    """Patch the whole language for the interpreter now, and never again nor back."""
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    sees_the_language = types.FunctionType((lambda: None).__code__, {"tl": tl, "core": tl.core})
+    interpreter._patch_lang(sees_the_language)  # pyright: ignore[reportPrivateUsage]
+    _install_truth_value(tl.core.tensor)
+    interpreter._patch_lang = lambda function: interpreter._LangPatchScope()  # pyright: ignore[reportPrivateUsage]
+
+
+def _install_truth_value(tensor_class: type) -> None:
+    """Keep the interpreter's `tensor.__bool__`, but refuse arrays during a whole-array combine."""
+    interpreted = tensor_class.__bool__
+
+    def truth_value(self: Any) -> bool:
+        if _WholeArrayCombine.active and self.handle.data.size != 1:
+            raise TruthOfArray()
+        return interpreted(self)
+
+    tensor_class.__bool__ = truth_value  # type: ignore[method-assign]
+
+
+def _combine_whole_arrays(
+    operation: Any, operand_types: Sequence[Any], left: list[np.ndarray], right: list[np.ndarray]
+) -> list[np.ndarray]:
+    """`operation.combine_fn` applied to every (left, right) pair of elements at once.
+
+    The arrays are flattened to 1-D blocks; each result is cast back to its
+    operand's storage dtype, as Triton's element-by-element loop stores it.
+    """
+    shape = left[0].shape
+    tensors = [
+        operation.to_tensor(np.ascontiguousarray(array).reshape(-1), dtype)
+        for array, dtype in zip(left + right, [*operand_types, *operand_types])
+    ]
+    _WholeArrayCombine.active = True
+    try:
+        results = operation.combine_fn.fn(*tensors)
+    finally:
+        _WholeArrayCombine.active = False
+    results = results if isinstance(results, tuple) else (results,)
+    combined = []
+    for result, like in zip(results, left):
+        data = result.handle.data if hasattr(result, "handle") else result
+        combined.append(np.broadcast_to(np.asarray(data), (like.size,)).astype(like.dtype).reshape(shape))
+    return combined
+
+
+def _pairwise_tree(operation: Any, operand_types: Sequence[Any], data: list[np.ndarray]) -> list[np.ndarray]:
+    """Reduce the last axis by combining neighbours, the lower index on the left."""
+    while data[0].shape[-1] > 1:
+        length = data[0].shape[-1]
+        paired = length - length % 2
+        combined = _combine_whole_arrays(
+            operation, operand_types, [d[..., 0:paired:2] for d in data], [d[..., 1:paired:2] for d in data]
+        )
+        if length % 2:
+            combined = [np.concatenate([c, d[..., -1:]], axis=-1) for c, d in zip(combined, data)]
+        data = combined
+    return [d[..., 0] for d in data]
+
+
+def _hillis_steele(operation: Any, operand_types: Sequence[Any], data: list[np.ndarray]) -> list[np.ndarray]:
+    """Inclusive scan of the last axis; each step combines whole arrays.
+
+    Block shapes must be powers of two, so every step combines the full
+    length: position i < offset is paired with itself and keeps its value.
+    """
+    length = data[0].shape[-1]
+    offset = 1
+    while offset < length:
+        earlier = [np.concatenate([d[..., :offset], d[..., :-offset]], axis=-1) for d in data]
+        combined = _combine_whole_arrays(operation, operand_types, earlier, data)
+        data = [np.concatenate([d[..., :offset], c[..., offset:]], axis=-1) for d, c in zip(data, combined)]
+        offset *= 2
+    return data
+
+
+def _or_element_by_element(whole_array: Callable, element_by_element: Callable) -> Callable:
+    def evaluate(self: Any, input: Any) -> Any:
+        try:
+            return whole_array(self, input)
+        except Exception:  # TruthOfArray, or a combine function that needs scalars: Triton's own path
+            return element_by_element(self, input)
+
+    return evaluate
+
+
+def combine_whole_arrays() -> None:
+    """Run custom reductions and scans on whole arrays (see the module docstring)."""
+    from triton.runtime.interpreter import ReduceOps, ScanOps
+
+    def reduce(self: Any, input: Any) -> Any:
+        operands, axis = self.unravel(input, self.axis)
+        types = [operand.dtype for operand in operands]
+        data = [np.moveaxis(operand.handle.data, axis, -1) for operand in operands]
+        results = []
+        for value, operand in zip(_pairwise_tree(self, types, data), operands):
+            if self.keep_dims:
+                value = np.expand_dims(value, axis) if self.axis is not None else value.reshape((1,) * data[0].ndim)
+            elif self.axis is None:
+                value = value.item()
+            results.append(self.to_tensor(value, operand.dtype))
+        return results
+
+    def scan(self: Any, input: Any) -> Any:
+        types = [operand.dtype for operand in input]
+        data = [np.moveaxis(operand.handle.data, self.axis, -1) for operand in input]
+        results = _hillis_steele(self, types, data)
+        return [self.to_tensor(np.moveaxis(r, -1, self.axis), t) for r, t in zip(results, types)]
+
+    ReduceOps.generic_reduce = _or_element_by_element(reduce, ReduceOps.generic_reduce)
+    ScanOps.generic_scan = _or_element_by_element(scan, ScanOps.generic_scan)
 
 
 def to_torch(storage: np.ndarray) -> Any:
@@ -114,12 +239,12 @@ def to_numpy(tensor: Any, dtype: np.dtype) -> np.ndarray:
     return tensor.numpy().copy()
 
 
-def run(request: OracleRequest, serial: int) -> OracleResponse:
+def run(request: OracleRequest) -> OracleResponse:
     import torch
 
     _SYMBOLS_USED.clear()
     try:
-        kernel = load_kernel(request.kernel_py, request.kernel_name, serial)
+        kernel = load_jit_function(request.kernel_py, request.kernel_name)
         storages: dict[int, Any] = {}
         args = []
         for index, arg in enumerate(request.args):
@@ -140,20 +265,25 @@ def run(request: OracleRequest, serial: int) -> OracleResponse:
         return OracleResponse({}, sorted(_SYMBOLS_USED), message[:600])
 
 
+def prepare() -> None:
+    """Everything the worker sets up once, before its first request."""
+    install_libdevice_stand_ins()
+    configure_interpreter()
+    patch_language_once()
+    combine_whole_arrays()
+
+
 def serve() -> None:
     requests = sys.stdin.buffer
     responses = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # kernel prints go to stderr
-    install_libdevice_stand_ins()
-    configure_interpreter()
-    serial = 0
+    prepare()
     while True:
         try:
             request = pickle.load(requests)
         except EOFError:
             return
-        serial += 1
-        pickle.dump(run(request, serial), responses)
+        pickle.dump(run(request), responses)
         responses.flush()
 
 

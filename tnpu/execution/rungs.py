@@ -66,19 +66,19 @@ class Rung(Protocol):
 
 @dataclass(frozen=True)
 class Limitation:
-    """A kernel feature a rung is known to get wrong or not to run, and why.
+    """A kernel feature Triton's interpreter gets wrong or cannot run, and why.
 
-    Recognised before the run from the TTIR (`applies`), or after it from the
-    error the rung raised (`error`, a substring of its message).
+    Recognised before the run from the TTIR (`applies`), when the
+    interpreter would run and answer wrongly, or after it from the error the
+    interpreter raised (`error`, a substring of its message).  Each has a
+    minimal reproducer in test/execution/interpreter_limitations.py, and the
+    corpus cases it stops are listed in docs/oracle-exceptions.md by `name`.
     """
 
+    name: str
     reason: str
     applies: Callable[[ModuleOp], bool] = lambda module: False
     error: str | None = None
-
-
-def _has_op(op_type: type) -> Callable[[ModuleOp], bool]:
-    return lambda module: any(isinstance(op, op_type) for op in module.walk())
 
 
 def _dot_on_bf16(module: ModuleOp) -> bool:
@@ -90,19 +90,22 @@ def _dot_on_bf16(module: ModuleOp) -> bool:
 
 TRITON_INTERPRETER_LIMITATIONS: tuple[Limitation, ...] = (
     Limitation(
+        "inline-asm",
         "Triton's interpreter does not implement inline assembly "
         "(InterpreterBuilder.create_inline_asm raises NotImplementedError)",
-        _has_op(tt.ElementwiseInlineAsmOp),
+        error="inline_asm not supported in interpreter mode",
     ),
     Limitation(
+        "bf16-dot",
         "Triton's interpreter holds bf16 tensors as their raw uint16 bits, so its tl.dot "
         "multiplies bit patterns as integers (InterpreterBuilder.create_dot)",
         _dot_on_bf16,
     ),
     Limitation(
-        "Triton's interpreter rejects a mask that ands tensor comparisons with a "
-        "comparison of a program id ('mask has unsupported dtype'; reproduced by "
-        "test/execution/test_execution_oracle.py)",
+        "scalar-comparison-mask",
+        "Triton's interpreter keeps a scalar comparison's operand dtype (InterpreterBuilder.binary_op), "
+        "so the comparison broadcast into a load/store mask holds int32, which its load/store "
+        "reject ('mask has unsupported dtype')",
         error="mask has unsupported dtype",
     ),
 )
@@ -130,7 +133,7 @@ class OracleRung:
             return RungResult(self.name, "skipped", message="no kernel.py to interpret")
         for limitation in TRITON_INTERPRETER_LIMITATIONS:
             if limitation.applies(context.module):
-                return RungResult(self.name, "refused", message=limitation.reason)
+                return _refused_for(limitation)
         assert context.oracle is not None, "an oracle rung needs an Oracle process"
         names = list(case.signature)
         positional = case.launch_args[: len(names)]
@@ -153,10 +156,15 @@ class OracleRung:
                 (l for l in TRITON_INTERPRETER_LIMITATIONS if l.error and l.error in response.error), None
             )
             if known is not None:
-                return RungResult(self.name, "refused", message=known.reason, notes=notes)
+                return _refused_for(known, notes)
             return RungResult(self.name, "error", message=f"Triton interpreter: {response.error}", notes=notes)
         buffers = {names[index]: data for index, data in response.buffers.items()}
         return RungResult(self.name, "ok", buffers, notes=notes)
+
+
+def _refused_for(limitation: Limitation, notes: dict[str, Any] | None = None) -> RungResult:
+    notes = {**(notes or {}), "limitation": limitation.name}
+    return RungResult(OracleRung.name, "refused", message=limitation.reason, notes=notes)
 
 
 class TTIRInterpreterRung:
