@@ -20,8 +20,8 @@ Three families, one strategy each (`kernel_specs` draws from all three):
   masked, and a 2-D grid or a 1-D one split by `//` and `%`.
 
 In any family, sizes and strides may be literals or, as in Inductor's
-dynamic-shape kernels, i32 or i64 scalar parameters (`x0 = xindex % ks0`,
-`ks1*x1`), and program ids may be widened to i64.
+dynamic-shape kernels, i32 or i64 scalar parameters (`i0 = xindex % ks0`,
+`in0_stride1*i1`), and program ids may be widened to i64.
 
 Each example is a `GeneratedKernel`: the Python module holding the
 `@triton.jit` function `kernel` (`source()`), its signature, constexprs, grid
@@ -123,6 +123,7 @@ class GeneratedKernel:
     """The runtime parameters in order: each tensor as its whole (1-D) storage."""
 
     def source(self) -> str:
+        """The `kernel.py` of the case."""
         return self.python
 
     def case(self, directory: Path) -> Case:
