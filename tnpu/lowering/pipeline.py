@@ -14,6 +14,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
+from tnpu.passes.lower_libdevice import LowerLibdevicePass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
 
 
@@ -30,6 +31,7 @@ class TnpuToTilePipeline(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for step in (
             StripGpuOnlyPass(),
+            LowerLibdevicePass(),
             TTIRToTilePass(),
             DeadCodeElimination(),
             FuseTileMapsPass(),

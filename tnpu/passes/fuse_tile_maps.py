@@ -54,7 +54,7 @@ def _rebuild(
     fused.attributes |= op.attributes
     for old, new in zip(op.results, fused.results):
         new.name_hint = old.name_hint
-    rewriter.replace_op(op, fused)
+    rewriter.replace(op, fused)
 
 
 def _inline_body(
@@ -102,7 +102,7 @@ class FuseProducerMap(RewritePattern):
             return _inline_body(op, block, consumer_mapping)
 
         _rebuild(op, rewriter, operands, build)
-        rewriter.erase_op(producer)
+        rewriter.erase(producer)
 
 
 @dataclass
