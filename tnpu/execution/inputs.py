@@ -25,8 +25,8 @@ from tnpu.dialects import tt
 from tnpu.execution.case import Case, ScalarArg, TensorArg
 from tnpu.execution.dataflow import index_parameters
 
-ZEROED_PARAMETERS = frozenset({"ws_ptr"})
-"""Inductor's name for the zero-initialised workspace of split scans."""
+WORKSPACE_PARAMETERS = frozenset({"ws_ptr"})
+"""Inductor's name for the zero-initialised workspace of split scans (scratch, not a result)."""
 
 SMALL_INTEGERS = (-8, 8)
 
@@ -59,7 +59,7 @@ def generate_inputs(case: Case, function: tt.FuncOp, seed: int = 0) -> KernelInp
         rng = np.random.default_rng([seed, position])
         dtype = arg.numpy_dtype
         size = arg.storage_size
-        if name in ZEROED_PARAMETERS:
+        if name in WORKSPACE_PARAMETERS:
             storages[name] = np.zeros(size, dtype)
         elif dtype == np.bool_:
             storages[name] = rng.integers(0, 2, size).astype(np.bool_)
