@@ -252,48 +252,37 @@ class ReturnOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+class _GridQueryOp(IRDLOperation):
+    """Shared form of `program_id` and `num_programs`: an axis in, an i32 out."""
+
+    axis = prop_def(IntegerAttr[IntegerType])
+    result = result_def(IntegerType(32))
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, axis: int):
+        super().__init__(
+            properties={"axis": IntegerAttr(axis, 32)}, result_types=[IntegerType(32)]
+        )
+
+    def verify_(self) -> None:
+        _expect(0 <= self.axis.value.data <= 2, "axis must be 0, 1 or 2")
+
+
 @irdl_op_definition
-class ProgramIdOp(IRDLOperation):
+class ProgramIdOp(_GridQueryOp):
     """`tile.program_id {axis = 0 : i32} : i32`: this instance's index along grid axis 0, 1 or 2."""
 
     name = "tile.program_id"
 
-    axis = prop_def(IntegerAttr[IntegerType])
-    result = result_def(IntegerType(32))
-
-    traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict `:` type($result)"
-
-    def __init__(self, axis: int):
-        super().__init__(
-            properties={"axis": IntegerAttr(axis, 32)}, result_types=[IntegerType(32)]
-        )
-
-    def verify_(self) -> None:
-        _expect(0 <= self.axis.value.data <= 2, "axis must be 0, 1 or 2")
-
 
 @irdl_op_definition
-class NumProgramsOp(IRDLOperation):
+class NumProgramsOp(_GridQueryOp):
     """`tile.num_programs {axis = 0 : i32} : i32`: the grid size along an axis."""
 
     name = "tile.num_programs"
-
-    axis = prop_def(IntegerAttr[IntegerType])
-    result = result_def(IntegerType(32))
-
-    traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict `:` type($result)"
-
-    def __init__(self, axis: int):
-        super().__init__(
-            properties={"axis": IntegerAttr(axis, 32)}, result_types=[IntegerType(32)]
-        )
-
-    def verify_(self) -> None:
-        _expect(0 <= self.axis.value.data <= 2, "axis must be 0, 1 or 2")
 
 
 @irdl_op_definition
@@ -324,14 +313,36 @@ def _mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[int | SS
     return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]
 
 
-def _flatten(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:
+def flatten_groups(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:
     return [v for g in groups for v in ([g] if isinstance(g, SSAValue) else g)]
 
 
-def _segments(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> dict[str, Attribute]:
+def segment_sizes(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> dict[str, Attribute]:
     """The `operandSegmentSizes` property for operand groups."""
     sizes = [1 if isinstance(g, SSAValue) else len(g) for g in groups]
     return {"operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)}
+
+
+def descriptor_operands(
+    offset: int | SSAValue,
+    strides: Sequence[int | SSAValue],
+    lower: Sequence[int | SSAValue],
+    upper: Sequence[int | SSAValue],
+) -> tuple[list[list[SSAValue]], dict[str, Attribute]]:
+    """The operand groups (offset, strides, lower, upper) and `static_*` properties
+    of a DMA descriptor given as mixed constant/dynamic lists."""
+    groups: list[list[SSAValue]] = []
+    properties: dict[str, Attribute] = {}
+    for name, values in (
+        ("offset", [offset]),
+        ("strides", strides),
+        ("lower", lower),
+        ("upper", upper),
+    ):
+        static, dynamic = _split(values)
+        groups.append(dynamic)
+        properties[f"static_{name}"] = static
+    return groups, properties
 
 
 def _split(values: Sequence[int | SSAValue]) -> tuple[DenseArrayBase, list[SSAValue]]:
@@ -526,26 +537,10 @@ class LoadOp(StructuredTransfer):
         mask: SSAValue | None = None,
         pad: SSAValue | None = None,
     ):
-        static_offset, offset_values = _split([offset])
-        static_strides, stride_values = _split(strides)
-        static_lower, lower_values = _split(lower)
-        static_upper, upper_values = _split(upper)
+        descriptor, properties = descriptor_operands(offset, strides, lower, upper)
         super().__init__(
-            operands=[
-                [pad] if pad else [],
-                buffer,
-                offset_values,
-                stride_values,
-                lower_values,
-                upper_values,
-                [mask] if mask else [],
-            ],
-            properties={
-                "static_offset": static_offset,
-                "static_strides": static_strides,
-                "static_lower": static_lower,
-                "static_upper": static_upper,
-            },
+            operands=[[pad] if pad else [], buffer, *descriptor, [mask] if mask else []],
+            properties=properties,
             result_types=[result_type],
         )
 
@@ -571,9 +566,9 @@ class LoadOp(StructuredTransfer):
             else []
         )
         op = cls.create(
-            operands=_flatten([pads, *groups]),
+            operands=flatten_groups([pads, *groups]),
             result_types=[result_type],
-            properties=properties | _segments([pads, *groups]),
+            properties=properties | segment_sizes([pads, *groups]),
         )
         op.attributes |= attrs
         return op
@@ -620,26 +615,10 @@ class StoreOp(StructuredTransfer):
         upper: Sequence[int | SSAValue] = (),
         mask: SSAValue | None = None,
     ):
-        static_offset, offset_values = _split([offset])
-        static_strides, stride_values = _split(strides)
-        static_lower, lower_values = _split(lower)
-        static_upper, upper_values = _split(upper)
+        descriptor, properties = descriptor_operands(offset, strides, lower, upper)
         super().__init__(
-            operands=[
-                value,
-                buffer,
-                offset_values,
-                stride_values,
-                lower_values,
-                upper_values,
-                [mask] if mask else [],
-            ],
-            properties={
-                "static_offset": static_offset,
-                "static_strides": static_strides,
-                "static_lower": static_lower,
-                "static_upper": static_upper,
-            },
+            operands=[value, buffer, *descriptor, [mask] if mask else []],
+            properties=properties,
         )
 
     @property
@@ -661,8 +640,8 @@ class StoreOp(StructuredTransfer):
         (value,) = parser.resolve_operands([value], [value_type], parser.pos)
         groups, properties = descriptor.resolve(parser, buffer_type, value_type.get_shape())
         op = cls.create(
-            operands=[value, *_flatten(groups)],
-            properties=properties | _segments([value, *groups]),
+            operands=[value, *flatten_groups(groups)],
+            properties=properties | segment_sizes([value, *groups]),
         )
         op.attributes |= attrs
         return op
@@ -816,7 +795,7 @@ class GatherOp(IndexedAccess):
         )
         groups = [pads, buffer, indices, masks]
         op = cls.create(
-            operands=_flatten(groups), result_types=[result_type], properties=_segments(groups)
+            operands=flatten_groups(groups), result_types=[result_type], properties=segment_sizes(groups)
         )
         op.attributes |= attrs
         return op
@@ -861,7 +840,7 @@ class ScatterOp(IndexedAccess):
         (value,) = parser.resolve_operands([value], [value_type], parser.pos)
         buffer, indices, masks = access.resolve(parser, buffer_type, index_type)
         groups = [value, buffer, indices, masks]
-        op = cls.create(operands=_flatten(groups), properties=_segments(groups))
+        op = cls.create(operands=flatten_groups(groups), properties=segment_sizes(groups))
         op.attributes |= attrs
         return op
 
@@ -911,9 +890,9 @@ class AtomicRMWOp(IndexedAccess):
         buffer, indices, values, masks, attrs, types = _parse_atomic(parser, 1)
         groups = [values, buffer, indices, masks]
         op = cls.create(
-            operands=_flatten(groups),
+            operands=flatten_groups(groups),
             result_types=[types[-1]],
-            properties={"kind": StringAttr(kind)} | _segments(groups),
+            properties={"kind": StringAttr(kind)} | segment_sizes(groups),
         )
         op.attributes |= attrs
         return op
@@ -951,7 +930,7 @@ class AtomicCASOp(IndexedAccess):
         buffer, indices, values, masks, attrs, types = _parse_atomic(parser, 2)
         groups = [values[0], values[1], buffer, indices, masks]
         op = cls.create(
-            operands=_flatten(groups), result_types=[types[-1]], properties=_segments(groups)
+            operands=flatten_groups(groups), result_types=[types[-1]], properties=segment_sizes(groups)
         )
         op.attributes |= attrs
         return op

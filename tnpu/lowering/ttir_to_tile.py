@@ -45,6 +45,7 @@ from xdsl.dialects import arith, cf, scf
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FloatAttr,
@@ -659,25 +660,19 @@ class KernelLowering:
         pointer = self.pointer_of(op, op.ptr)
         result_type = op.result.type
         other = self.values[op.other] if op.other is not None else None
-        pad = other.uniform if other is not None else None
+        pad = None
+        if other is not None:  # a scalar `other`, or a tensor of one value, is the pad
+            pad = other.uniform if isinstance(result_type, TensorType) else other.value
         if not isinstance(result_type, TensorType):
-            mask = self.tile_of(op.mask) if op.mask is not None else None
-            load = tile.GatherOp.create(
-                operands=[
-                    *([pad] if pad is not None else []),
-                    pointer.buffer,
-                    self.index_to_i64(pointer.scalar_offset),  # type: ignore[arg-type]
-                    *([mask] if mask is not None else []),
-                ],
-                result_types=[result_type],
-                properties=_segment_sizes([int(pad is not None), 1, 1, int(mask is not None)]),
+            loaded = self.indexed_transfer(
+                pointer.buffer,
+                self.index_to_i64(pointer.scalar_offset),  # type: ignore[arg-type]
+                op.mask,
+                result_type,
+                pad=pad,
             )
-            loaded = self.insert(load).results[0]
-            if other is not None and pad is None:
-                loaded = self.select(mask, loaded, self.tile_of(op.other))  # type: ignore[arg-type]
-            self.values[op.result] = Lowered(value=loaded)
-            return
-        loaded = self.transfer(op, pointer, op.mask, result_type, pad=pad)
+        else:
+            loaded = self.transfer(op, pointer, op.mask, result_type, pad=pad)
         if other is not None and pad is None:
             loaded = self.select(self.tile_of(op.mask), loaded, self.tile_of(op.other))  # type: ignore[arg-type]
         self.values[op.result] = Lowered(value=loaded)
@@ -685,17 +680,12 @@ class KernelLowering:
     def lower_store(self, op: tt.StoreOp) -> None:
         pointer = self.pointer_of(op, op.ptr)
         if not isinstance(op.value.type, TensorType):
-            mask = self.tile_of(op.mask) if op.mask is not None else None
-            self.insert(
-                tile.ScatterOp.create(
-                    operands=[
-                        self.tile_of(op.value),
-                        pointer.buffer,
-                        self.index_to_i64(pointer.scalar_offset),  # type: ignore[arg-type]
-                        *([mask] if mask is not None else []),
-                    ],
-                    properties=_segment_sizes([1, 1, 1, int(mask is not None)]),
-                )
+            self.indexed_transfer(
+                pointer.buffer,
+                self.index_to_i64(pointer.scalar_offset),  # type: ignore[arg-type]
+                op.mask,
+                op.value.type,
+                value=self.tile_of(op.value),
             )
             return
         self.transfer(op, pointer, op.mask, op.value.type, value=self.tile_of(op.value))  # type: ignore[arg-type]
@@ -715,25 +705,36 @@ class KernelLowering:
             structured = self.structured_transfer(pointer, mask, tile_type, pad, value)
             if structured is not None:
                 return structured
-        offsets = self.offsets_of(pointer, op)
-        mask_tile = self.tile_of(mask) if mask is not None else None
-        groups = [
-            *([[pad] if pad is not None else []] if value is None else [value]),
-            pointer.buffer,
-            offsets,
-            [mask_tile] if mask_tile is not None else [],
-        ]
+        return self.indexed_transfer(
+            pointer.buffer, self.offsets_of(pointer, op), mask, tile_type, pad=pad, value=value
+        )
+
+    def indexed_transfer(
+        self,
+        buffer: SSAValue,
+        indices: SSAValue,
+        mask: SSAValue | None,
+        value_type: Attribute,
+        *,
+        pad: SSAValue | None = None,
+        value: SSAValue | None = None,
+    ) -> SSAValue:
+        """`tile.gather` (no `value`) or `tile.scatter` at the element offsets `indices`."""
+        masks = [self.tile_of(mask)] if mask is not None else []
         if value is None:
+            groups = [[pad] if pad is not None else [], buffer, indices, masks]
             gather = tile.GatherOp.create(
-                operands=_flatten(groups),
-                result_types=[tile_type],
-                properties=_segment_sizes(_sizes(groups)),
+                operands=tile.flatten_groups(groups),
+                result_types=[value_type],
+                properties=tile.segment_sizes(groups),
             )
             return self.insert(gather).results[0]
-        scatter = tile.ScatterOp.create(
-            operands=_flatten(groups), properties=_segment_sizes(_sizes(groups))
+        groups = [value, buffer, indices, masks]
+        self.insert(
+            tile.ScatterOp.create(
+                operands=tile.flatten_groups(groups), properties=tile.segment_sizes(groups)
+            )
         )
-        self.insert(scatter)
         return value
 
     def structured_transfer(
@@ -907,9 +908,9 @@ class KernelLowering:
             op_type = tile.AtomicCASOp
         groups = [*values, pointer.buffer, indices, masks]
         new = op_type.create(
-            operands=_flatten(groups),
+            operands=tile.flatten_groups(groups),
             result_types=[op.result.type],
-            properties=properties | _segment_sizes(_sizes(groups)),
+            properties=properties | tile.segment_sizes(groups),
         )
         self.values[op.result] = Lowered(value=self.insert(new).results[0])
 
@@ -1166,23 +1167,7 @@ def _constant_int(value: SSAValue) -> int | None:
     return None
 
 
-def _flatten(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:
-    return [v for g in groups for v in ([g] if isinstance(g, SSAValue) else g)]
-
-
-def _sizes(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[int]:
-    return [1 if isinstance(g, SSAValue) else len(g) for g in groups]
-
-
-def _segment_sizes(sizes: Sequence[int]) -> dict[str, Attribute]:
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-
-    return {"operandSegmentSizes": DenseArrayBase.from_list(i32, list(sizes))}
-
-
 def _i64_array(values: Sequence[int]) -> Attribute:
-    from xdsl.dialects.builtin import DenseArrayBase
-
     return DenseArrayBase.from_list(i64, list(values))
 
 
