@@ -20,6 +20,8 @@ import math
 import struct
 from dataclasses import dataclass
 
+import ml_dtypes
+import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 
@@ -76,6 +78,9 @@ def constant_bits(value: Attribute, element: Element) -> int | None:
             return struct.unpack("<i", struct.pack("<f", value.value.data))[0]
         if element.bits == 64:
             return struct.unpack("<q", struct.pack("<d", value.value.data))[0]
+        if element.half_float is not None:  # rounded to nearest even, as numpy does
+            half = ml_dtypes.bfloat16 if element.half_float == "bf16" else np.float16
+            return int(np.array(value.value.data, half).view(np.int16))
     return None
 
 
