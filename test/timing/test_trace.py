@@ -1,0 +1,98 @@
+"""The Perfetto traces of a GEMM and a softmax: valid trace-event JSON that shows
+DMA of one tile overlapping compute on another, and none of that overlap once
+double buffering is off.
+
+The checks follow the Trace Event Format document (Google, the format
+chrome://tracing and https://ui.perfetto.dev read): a JSON object with a
+`traceEvents` array; complete events (`ph: "X"`) with a name, integer
+`pid`/`tid` and `ts`/`dur` in microseconds; metadata events (`ph: "M"`)
+`process_name`/`thread_name` naming every process and thread used.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CORPUS
+
+from tnpu.tools.tnpu_main import main
+
+GEMM = CORPUS / "inductor" / "mm__triton_tem_fused_mm_0"
+SOFTMAX = CORPUS / "inductor" / "softmax__triton_per_fused__softmax_0"
+
+Track = tuple[int, int]
+
+
+def write_trace(case: Path, path: Path, *options: str) -> dict[str, Any]:
+    with pytest.raises(SystemExit) as exit_:
+        main(["time", str(case), "--config", "tpuv3", "--trace", str(path), *options])
+    assert exit_.value.code == 0
+    return json.loads(path.read_text())
+
+
+def check_trace_event_format(trace: dict[str, Any]) -> dict[Track, str]:
+    """Asserts the trace is well-formed; returns each thread's name."""
+    assert isinstance(trace, dict) and isinstance(trace["traceEvents"], list)
+    assert trace.get("displayTimeUnit", "ms") in ("ms", "ns")
+    processes: set[int] = set()
+    threads: dict[Track, str] = {}
+    used: set[Track] = set()
+    for event in trace["traceEvents"]:
+        assert isinstance(event["name"], str) and event["name"], event
+        assert isinstance(event["pid"], int) and isinstance(event["tid"], int), event
+        if event["ph"] == "M":
+            assert event["name"] in ("process_name", "thread_name"), event
+            assert isinstance(event["args"]["name"], str), event
+            if event["name"] == "process_name":
+                processes.add(event["pid"])
+            else:
+                threads[event["pid"], event["tid"]] = event["args"]["name"]
+        else:
+            assert event["ph"] == "X", event
+            for key in ("ts", "dur"):
+                assert isinstance(event[key], int | float) and math.isfinite(event[key]), event
+            assert event["ts"] >= 0 and event["dur"] >= 0, event
+            assert isinstance(event.get("args", {}), dict), event
+            used.add((event["pid"], event["tid"]))
+    assert {pid for pid, _ in used} <= processes
+    assert {track for track in used if track[0] in {pid for pid, _ in threads}} <= set(threads)
+    return threads
+
+
+def overlap_us(trace: dict[str, Any], threads: dict[Track, str], compute: str) -> float:
+    """Microseconds during which a core's DMA engines move one tile (program instance
+    and loop iteration) while its `compute` unit works on another: the overlap that
+    double buffering buys.  (Independent ops of one iteration may overlap anyway.)"""
+    busy: dict[tuple[int, bool], list[tuple[float, float, Any]]] = {}
+    for event in trace["traceEvents"]:
+        name = threads.get((event["pid"], event["tid"]), "")
+        if event["ph"] == "X" and (name.startswith("dma") or name == compute):
+            tile = (event["args"]["instance"], tuple(event["args"]["iteration"]))
+            span = (event["ts"], event["ts"] + event["dur"], tile)
+            busy.setdefault((event["pid"], name == compute), []).append(span)
+    return sum(
+        max(0.0, min(a_end, b_end) - max(a_start, b_start))
+        for (core, is_compute), spans in busy.items() if is_compute
+        for a_start, a_end, a_tile in spans
+        for b_start, b_end, b_tile in busy.get((core, False), [])
+        if a_tile != b_tile
+    )
+
+
+@pytest.mark.parametrize("case, compute", [(GEMM, "matrix"), (SOFTMAX, "vector")])
+def test_the_trace_is_valid_and_shows_dma_overlapping_compute_on_another_tile(tmp_path, case, compute):
+    trace = write_trace(case, tmp_path / "trace.json")
+    threads = check_trace_event_format(trace)
+    assert {"dma0", "vector", "matrix"} <= set(threads.values())
+    assert overlap_us(trace, threads, compute) > 0
+
+
+@pytest.mark.parametrize("case, compute", [(GEMM, "matrix"), (SOFTMAX, "vector")])
+def test_without_double_buffering_dma_and_compute_take_turns(tmp_path, case, compute):
+    trace = write_trace(case, tmp_path / "trace.json", "--no-double-buffering")
+    threads = check_trace_event_format(trace)
+    assert overlap_us(trace, threads, compute) == pytest.approx(0, abs=1e-9)
