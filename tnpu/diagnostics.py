@@ -84,6 +84,11 @@ def format_op_error(op: Operation, message: str) -> str:
     return f"{head}'{op.name}' op {message}{tail}"
 
 
+def one_line(text: object) -> str:
+    """`text` (a message, an exception) with its white space folded: one terminal line."""
+    return " ".join(str(text).split())
+
+
 def format_parse_error(error: ParseError) -> str:
     """One line for a parse error: `file:line:col: error: message`.
 
@@ -91,6 +96,6 @@ def format_parse_error(error: ParseError) -> str:
     file) are escaped, so the line stays one printable line.
     """
     where = error.span.get_location()
-    message = " ".join(error.msg.split())
+    message = one_line(error.msg)
     message = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in message)
     return f"{where.file}:{where.line}:{where.col}: error: {message}"

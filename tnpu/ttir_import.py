@@ -50,7 +50,7 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tnpu.context import has_tnpu_dialects, tnpu_context
-from tnpu.diagnostics import CompileError, record_text_span
+from tnpu.diagnostics import CompileError, one_line, record_text_span
 
 _ALIAS_NAME = r"#[A-Za-z_][\w.$-]*"
 _ALIAS_REFERENCE = re.compile(_ALIAS_NAME)
@@ -322,7 +322,7 @@ class TTIRParser(Parser):
         except VerifyException as error:
             # The assembly format checks the types it parsed against the op's
             # constraints while inferring the others; report that at the op.
-            message = " ".join(str(error.args[0] if error.args else error).split())
+            message = one_line(error.args[0] if error.args else error)
             name = self._op_names.get(start.start, "?")
             self.raise_error(f"'{name}' op {message}", start.start, start.end)
         if self._line_offset:
@@ -395,4 +395,4 @@ def verify_with_diagnostics(module: Operation) -> None:
         except VerifyException as error:
             message = str(error.args[0] if error.args else error)
             message = message.removeprefix("Operation does not verify: ")
-            raise CompileError(op, " ".join(message.split())) from None
+            raise CompileError(op, one_line(message)) from None

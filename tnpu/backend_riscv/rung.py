@@ -17,10 +17,10 @@ from xdsl.dialects.builtin import ModuleOp
 from tnpu.backend_riscv.codegen import CompiledKernel, compile_module
 from tnpu.backend_riscv.launch import KernelSpec, LaunchError, launch
 from tnpu.context import tnpu_context
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution import tile_rung
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import RunContext, RungResult, _one_line, _timed, register_rung
+from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
 from tnpu.registry import ALL_PASSES
 
 DEFAULT_VLENS = (128, 256, 512)
@@ -53,7 +53,7 @@ def compile_for_case(module: ModuleOp, kernel_name: str) -> CompiledKernel:
     return kernel
 
 
-class QemuRung:
+class QemuRung(Rung):
     """Truth 4: the RISC-V ELF under qemu-riscv64, at each VLEN."""
 
     name = "qemu"
@@ -62,15 +62,12 @@ class QemuRung:
     def __init__(self, vlens: tuple[int, ...] | None = None):
         self.vlens = vlens
 
-    def run(self, context: RunContext) -> RungResult:
-        return _timed(self.name, lambda: self._run(context))
-
-    def _run(self, context: RunContext) -> RungResult:
+    def execute(self, context: RunContext) -> RungResult:
         case = context.case
         try:
             kernel = compile_for_case(context.module, case.kernel_name)
         except CompileError as error:
-            return RungResult(self.name, "refused", message=_one_line(error))
+            return RungResult(self.name, "refused", message=one_line(error))
         names = list(case.args)
         arguments: list[object] = []
         storages: list[np.ndarray | None] = []

@@ -14,16 +14,17 @@ interpreters), `qemu` (adds the compiled code) and `none` (no execution).
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.builtin import BFloat16Type
 
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, one_line
 from tnpu.dialects import tt
 from tnpu.execution.case import Case, TensorArg
 from tnpu.execution.inputs import KernelInputs
@@ -57,11 +58,21 @@ class RungResult:
     seconds: float = 0.0
 
 
-class Rung(Protocol):
-    name: str
-    modes: frozenset[str]
+class Rung(ABC):
+    """One way of running a kernel; `run` records how long it took."""
 
-    def run(self, context: RunContext) -> RungResult: ...
+    name: ClassVar[str]
+    modes: ClassVar[frozenset[str]]
+
+    def run(self, context: RunContext) -> RungResult:
+        start = time.perf_counter()
+        result = self.execute(context)
+        result.seconds = time.perf_counter() - start
+        return result
+
+    @abstractmethod
+    def execute(self, context: RunContext) -> RungResult:
+        """The rung's result for `context` (`seconds` is filled in by `run`)."""
 
 
 @dataclass(frozen=True)
@@ -111,23 +122,13 @@ TRITON_INTERPRETER_LIMITATIONS: tuple[Limitation, ...] = (
 )
 
 
-def _timed(name: str, run: Callable[[], RungResult]) -> RungResult:
-    start = time.perf_counter()
-    result = run()
-    result.seconds = time.perf_counter() - start
-    return result
-
-
-class OracleRung:
+class OracleRung(Rung):
     """Truth 1: Triton's interpreter on `kernel.py` (with libdevice stand-ins)."""
 
     name = "oracle"
     modes = frozenset({"interp", "qemu"})
 
-    def run(self, context: RunContext) -> RungResult:
-        return _timed(self.name, lambda: self._run(context))
-
-    def _run(self, context: RunContext) -> RungResult:
+    def execute(self, context: RunContext) -> RungResult:
         case = context.case
         if case.kernel_py is None:
             return RungResult(self.name, "skipped", message="no kernel.py to interpret")
@@ -167,31 +168,24 @@ def _refused_for(limitation: Limitation, notes: dict[str, Any] | None = None) ->
     return RungResult(OracleRung.name, "refused", message=limitation.reason, notes=notes)
 
 
-class TTIRInterpreterRung:
+class TTIRInterpreterRung(Rung):
     """Truth 2: tnpu's numpy interpreter of the imported TTIR."""
 
     name = "ttir"
     modes = frozenset({"interp", "qemu"})
 
-    def run(self, context: RunContext) -> RungResult:
-        return _timed(self.name, lambda: self._run(context))
-
-    def _run(self, context: RunContext) -> RungResult:
+    def execute(self, context: RunContext) -> RungResult:
         case = context.case
         try:
             result = run_kernel(
                 context.module, context.inputs.kernel_arguments(case), case.grid, kernel=case.kernel_name
             )
         except CompileError as error:
-            return RungResult(self.name, "refused", message=_one_line(error))
+            return RungResult(self.name, "refused", message=one_line(error))
         except KernelError as error:
-            return RungResult(self.name, "error", message=_one_line(error))
+            return RungResult(self.name, "error", message=one_line(error))
         notes = {"libdevice_references": sorted(result.libdevice_symbols)}
         return RungResult(self.name, "ok", result.buffers, notes=notes)
-
-
-def _one_line(error: Exception) -> str:
-    return " ".join(str(error).split())
 
 
 RUNGS: dict[str, Rung] = {}

@@ -13,10 +13,10 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 
 from tnpu.context import tnpu_context
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, one_line
 from tnpu.dialects import tile
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import RunContext, RungResult, _one_line, _timed, register_rung
+from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
 from tnpu.interpreters.tile import Buffer, check_interpretable, launch
 from tnpu.interpreters.tt import KernelError
 from tnpu.lowering.pipeline import TnpuToTilePipeline
@@ -37,27 +37,24 @@ def tile_kernel(module: ModuleOp, name: str) -> tile.KernelOp:
     raise CompileError(module, f"has no tile.kernel named '{name}' after tnpu-to-tile")
 
 
-class TileInterpreterRung:
+class TileInterpreterRung(Rung):
     """Truth 3: tnpu's lowering to the tile dialect, run by the tile interpreter."""
 
     name = "tile"
     modes = frozenset({"interp", "qemu"})
 
-    def run(self, context: RunContext) -> RungResult:
-        return _timed(self.name, lambda: self._run(context))
-
-    def _run(self, context: RunContext) -> RungResult:
+    def execute(self, context: RunContext) -> RungResult:
         case = context.case
         try:
             module = lower_to_tile(context.module)
         except CompileError as error:
-            return RungResult(self.name, "refused", message=_one_line(error))
+            return RungResult(self.name, "refused", message=one_line(error))
         try:
             verify_with_diagnostics(module)
             kernel = tile_kernel(module, case.kernel_name)
             check_interpretable(kernel)
         except CompileError as error:
-            message = f"tnpu-to-tile produced IR the tile interpreter cannot run: {_one_line(error)}"
+            message = f"tnpu-to-tile produced IR the tile interpreter cannot run: {one_line(error)}"
             return RungResult(self.name, "error", message=message)
         storages = {name: storage.copy() for name, storage in context.inputs.storages.items()}
         arguments = [
@@ -67,7 +64,7 @@ class TileInterpreterRung:
         try:
             launch(kernel, case.grid, arguments)
         except KernelError as error:
-            return RungResult(self.name, "error", message=_one_line(error))
+            return RungResult(self.name, "error", message=one_line(error))
         return RungResult(self.name, "ok", storages)
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.execution.rungs import RunContext, RungResult, _one_line, _timed, register_rung
+from tnpu.diagnostics import one_line
+from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
 from tnpu.timing.npu_config import NPUConfigError, load_npu_config
 from tnpu.timing.timer import case_launch, case_timer
 
@@ -25,27 +26,24 @@ REPORTED = (
 """The keys of a `TimingReport`'s JSON the rung reports."""
 
 
-class TimingRung:
+class TimingRung(Rung):
     """The analytical cost model and TOG simulator (no execution)."""
 
     name = "timing"
     modes = frozenset({"none", "interp", "qemu"})
 
-    def run(self, context: RunContext) -> RungResult:
-        return _timed(self.name, lambda: self._run(context))
-
-    def _run(self, context: RunContext) -> RungResult:
+    def execute(self, context: RunContext) -> RungResult:
         if context.config is None:
             return RungResult(self.name, "skipped", message="no NPU configuration (--config)")
         try:
             npu = load_npu_config(context.config)
         except NPUConfigError as error:
-            return RungResult(self.name, "error", message=_one_line(error))
+            return RungResult(self.name, "error", message=one_line(error))
         case = context.case
         try:
             report = case_timer(context.module, case, npu).time(case_launch(case))
         except DiagnosticException as error:
-            return RungResult(self.name, "refused", message=_one_line(error))
+            return RungResult(self.name, "refused", message=one_line(error))
         record = report.to_json()
         ratio = report.roofline_ratio
         summary = f"{report.cycles:,.0f} cycles ({report.time_us:.2f} µs) on {npu.name}" + (

@@ -15,7 +15,7 @@ from pathlib import Path
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from tnpu.diagnostics import format_parse_error
+from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.tools.tnpu_main import UserError
 from tnpu.ttir_import import decode_ttir, import_ttir
 
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     except ParseError as error:
         return _report(format_parse_error(error))
     except DiagnosticException as error:
-        return _report(" ".join(str(error).split()))
+        return _report(one_line(error))
     out = open(args.output, "w") if args.output else sys.stdout
     try:
         Printer(

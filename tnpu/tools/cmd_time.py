@@ -23,7 +23,7 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from tnpu.diagnostics import format_parse_error
+from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.execution.case import CaseError, load_case
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 from tnpu.timing.report import SequenceReport
@@ -83,7 +83,7 @@ def _timed_case(directory: Path, npu: NPUConfig) -> tuple[KernelTimer, Launch]:
     except ParseError as error:
         raise UserError(format_parse_error(error)) from None
     except DiagnosticException as error:
-        raise UserError(" ".join(str(error).split())) from None
+        raise UserError(one_line(error)) from None
 
 
 def print_table(sequence: SequenceReport, npu: NPUConfig) -> None:

@@ -27,7 +27,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tnpu import __version__
 from tnpu.context import register_dialects
-from tnpu.diagnostics import format_parse_error
+from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.registry import ALL_PASSES, ALL_TARGETS
 from tnpu.ttir_import import decode_ttir, import_ttir, verify_with_diagnostics
 
@@ -130,7 +130,7 @@ class TnpuOptMain(xDSLOptMain):
             error.span = dataclasses.replace(error.span, line_offset=line_offset)
             return format_parse_error(error)
         except DiagnosticException as error:
-            return " ".join(str(error.args[0] if error.args else error).split())
+            return one_line(error.args[0] if error.args else error)
         finally:
             chunk.close()
         return None
@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise
         print(
             f"tnpu-opt: internal error: {type(error).__name__}: "
-            f"{' '.join(str(error).split())[:500]} (set TNPU_TRACEBACK=1 for details)",
+            f"{one_line(error)[:500]} (set TNPU_TRACEBACK=1 for details)",
             file=sys.stderr,
         )
         raise SystemExit(1) from None
