@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,16 +101,7 @@ def case_kernel(directory: str | Path) -> tuple[KernelSource, tuple[str, int, in
     format of test/fixtures/corpus/inductor.
     """
     directory = Path(directory)
-    meta_path = directory / "meta.json"
-    if not meta_path.is_file():
-        raise FrontendError(f"{directory}: no meta.json")
-    try:
-        meta = json.loads(meta_path.read_text())
-    except json.JSONDecodeError as error:
-        raise FrontendError(f"{meta_path}: not JSON: {error}") from None
-    for key in ("kernel_name", "signature"):
-        if key not in meta:
-            raise FrontendError(f"{meta_path}: missing field '{key}'")
+    meta = read_case_meta(directory, ("kernel_name", "signature"), FrontendError)
     options = {
         key: value
         for key, value in meta.get("compile_options", {}).items()
@@ -129,6 +120,28 @@ def case_kernel(directory: str | Path) -> tuple[KernelSource, tuple[str, int, in
         target.get("arch", DEFAULT_TARGET[1]),
         target.get("warp_size", DEFAULT_TARGET[2]),
     )
+
+
+def read_case_meta(
+    directory: Path, required: Sequence[str], error: type[Exception]
+) -> dict[str, Any]:
+    """The JSON object in a case folder's `meta.json`, which has the `required` fields.
+
+    Raises `error` with one line naming the file and what is wrong with it.
+    """
+    meta_path = directory / "meta.json"
+    if not meta_path.is_file():
+        raise error(f"{directory}: no meta.json")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as problem:
+        raise error(f"{meta_path}: not JSON: {problem}") from None
+    if not isinstance(meta, dict):
+        raise error(f"{meta_path}: expected a JSON object")
+    for key in required:
+        if key not in meta:
+            raise error(f"{meta_path}: missing field '{key}'")
+    return meta
 
 
 def _normalise_attrs(attrs: Mapping[Any, Any]) -> dict[Any, Any]:

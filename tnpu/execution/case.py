@@ -27,7 +27,6 @@ case directory is described by the same fields on the command line
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,8 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+
+from tnpu.frontend import read_case_meta
 
 
 class CaseError(Exception):
@@ -125,17 +126,8 @@ class Case:
 
 def load_case(directory: Path) -> Case:
     """Read a case directory; `CaseError` names the first field that is wrong."""
-    meta_path = directory / "meta.json"
-    if not meta_path.is_file():
-        raise CaseError(f"{directory}: no meta.json")
-    try:
-        meta = json.loads(meta_path.read_text())
-    except json.JSONDecodeError as error:
-        raise CaseError(f"{meta_path}: not JSON: {error}") from None
-    where = str(meta_path)
-    for key in ("kernel_name", "signature", "launches"):
-        if key not in meta:
-            raise CaseError(f"{where}: missing field '{key}'")
+    meta = read_case_meta(directory, ("kernel_name", "signature", "launches"), CaseError)
+    where = str(directory / "meta.json")
     ttir = directory / "kernel.ttir"
     kernel_py = directory / "kernel.py"
     if not ttir.is_file() and not kernel_py.is_file():
