@@ -26,7 +26,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
-    ModuleOp,
     TensorType,
 )
 from xdsl.ir import Block, Operation, SSAValue

@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.builtin import TensorType

@@ -128,7 +128,7 @@ class _StructuredTransfer:
             self.asm.load_scalar(register, pad.offset, pad.element)
 
     def _row(self, addresses: list[str], valid: str | None, bound: Bound | None, pad: str) -> None:
-        asm, columns, element = self.asm, self.columns, self.element
+        asm, columns = self.asm, self.columns
         global_row, local_row = addresses[0], addresses[1]
         mask_row = addresses[2] if self.mask is not None else None
         if bound is None and valid is None:

@@ -19,7 +19,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, Cursor, StripLoop, for_each_row

@@ -60,7 +60,6 @@ from xdsl.dialects.utils.dynamic_index_list import (
 )
 from xdsl.ir import (
     Attribute,
-    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -69,7 +68,6 @@ from xdsl.ir import (
     TypeAttribute,
 )
 from xdsl.irdl import (
-    AnyAttr,
     AnyOf,
     AttrSizedOperandSegments,
     BaseAttr,
@@ -94,7 +92,6 @@ from xdsl.traits import (
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
-    NoMemoryEffect,
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,

@@ -37,19 +37,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, scf
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    DictionaryAttr,
     FloatAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,

@@ -26,8 +26,6 @@ from pathlib import Path
 from tnpu.execution.case import (
     Case,
     CaseError,
-    ScalarArg,
-    TensorArg,
     bind_arguments,
     contiguous_strides,
     load_case,
