@@ -29,6 +29,7 @@ os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 from xdsl.utils.exceptions import DiagnosticException  # noqa: E402
 
 from tnpu.context import tnpu_context  # noqa: E402
+from tnpu.diagnostics import one_line  # noqa: E402
 from tnpu.lowering.pipeline import TnpuToTilePipeline  # noqa: E402
 from tnpu.ttir_import import import_ttir  # noqa: E402
 
@@ -88,12 +89,14 @@ def main() -> None:
         try:
             ours = statistics.median(time_tnpu(text, str(path)) for _ in range(args.repeat))
         except DiagnosticException as error:
-            refused.append((case.name, " ".join(str(error).split())[-120:]))
+            refused.append((case.name, one_line(error)))
             continue
         theirs = statistics.median(triton.time(path) for _ in range(args.repeat))
         tnpu_times.append(ours)
         triton_times.append(theirs)
         print(f"{case.name[:64]:64} {ours * 1e3:9.1f} {theirs * 1e3:10.1f} {ours / theirs:7.1f}")
+    for name, reason in refused:
+        print(f"refused: {name}: {reason}")
     if not tnpu_times:
         sys.exit("no kernel lowered")
     median_ours = statistics.median(tnpu_times)
@@ -104,8 +107,6 @@ def main() -> None:
         f"median Triton {median_theirs * 1e3:.1f} ms, ratio of medians "
         f"{median_ours / median_theirs:.1f}, median per-kernel ratio {statistics.median(ratios):.1f}"
     )
-    for name, reason in refused:
-        print(f"refused: {name}: {reason}")
 
 
 if __name__ == "__main__":
