@@ -20,8 +20,9 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", ""
 for name in ("HOME", "TMPDIR", "PYTHONPATH"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
-# Keep Triton's and Inductor's caches out of $HOME.
-config.environment["TRITON_CACHE_DIR"] = os.path.join(
-    os.environ.get("TMPDIR", "/tmp"), "tnpu-lit-triton-cache"
-)
+# Keep Triton's and tnpu's caches out of $HOME.
+for variable, folder in (("TRITON_CACHE_DIR", "triton"), ("TNPU_CACHE_DIR", "tnpu")):
+    config.environment[variable] = os.path.join(
+        os.environ.get("TMPDIR", "/tmp"), "tnpu-lit-cache", folder
+    )
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(__file__), "test", "fixtures", "corpus")))

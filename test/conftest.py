@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-# Keep Triton's and Inductor's caches out of $HOME for every test.
+# Keep Triton's, Inductor's and tnpu's (RISC-V ELF) caches out of $HOME for every test.
 _CACHE = Path(tempfile.gettempdir()) / f"tnpu-pytest-cache-{os.getuid()}"
 os.environ.setdefault("TRITON_CACHE_DIR", str(_CACHE / "triton"))
 os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(_CACHE / "inductor"))
+os.environ.setdefault("TNPU_CACHE_DIR", str(_CACHE / "tnpu"))
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "fixtures" / "corpus"
