@@ -19,6 +19,7 @@ core's scalar unit computes addresses ahead of the units it feeds.  A
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from enum import Enum
@@ -95,17 +96,16 @@ def structured_transfer_bytes(
     """
     extents = []
     for size, low, high, stride in zip(tile_shape, lower, upper, strides, strict=True):
-        extent = np.clip(np.minimum(high, size) - np.maximum(low, 0), 0, None)
+        extent = np.maximum(np.minimum(high, size) - np.maximum(low, 0), 0)
         extents.append(np.where(stride == 0, np.minimum(extent, 1), extent))
-    elements = np.prod(np.broadcast_arrays(1, *extents), axis=0)
-    run = np.ones_like(elements)
-    contiguous = np.ones(elements.shape, bool)
+    elements = functools.reduce(np.multiply, extents, np.int64(1))
+    run, contiguous = 1, True
     for extent, stride in zip(reversed(extents), reversed(strides)):
         counts = extent > 1
         extends = contiguous & (np.abs(stride) == run)
         run = np.where(counts & extends, run * extent, run)
-        contiguous &= ~counts | extends
-    runs = np.where(elements > 0, elements // np.maximum(run, 1), 0)
+        contiguous = contiguous & (~counts | extends)
+    runs = elements // run  # a run only ever grows from 1
     requests_per_run = -(-(run * element_bytes) // request_bytes)
     return elements * element_bytes, runs * requests_per_run * request_bytes
 
@@ -383,19 +383,16 @@ class TileCostModel:
 
     def structured_transfer_costs(
         self,
-        op: tile.StructuredTransfer,
+        tile_shape: tuple[int, ...],
+        element_bytes: int,
         lower: list[np.ndarray],
         upper: list[np.ndarray],
         strides: list[np.ndarray],
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(bytes transferred, DRAM bytes) of a load or store at every launch point."""
+        """(bytes transferred, DRAM bytes) of a load or store of a `tile_shape` tile at
+        every launch point."""
         return structured_transfer_bytes(
-            op.tile_type.get_shape(),
-            tile.element_bytes(op.element_type),
-            lower,
-            upper,
-            strides,
-            self.npu.dram_req_size,
+            tile_shape, element_bytes, lower, upper, strides, self.npu.dram_req_size
         )
 
     def transfer_cost(self, op: tile.StructuredTransfer, payload: int, dram: int) -> TransferCost:

@@ -22,12 +22,22 @@ Points whose costs agree share one `Schedule`: the launch-bound part of a
 graph's cost (each structured transfer's bytes, each loop's iterations as
 runs of equal schedules, each branch's choice).  A launch of a million
 program instances with one ragged edge binds to two schedules.
+
+What every launch binds alike is prepared once per TOG, by a
+`LaunchBinder`: which op of each block is a node, a scalar to evaluate or
+a value no launch knows; the values of constants and of arithmetic on
+constants alone, and the bytes of transfers whose bounds are such values;
+and which scalar arithmetic no cost depends on (a map's scalar operand, a
+load's offset), left unevaluated.  Binding a launch then evaluates only
+what the launch decides.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from collections import ChainMap
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,13 +54,7 @@ from tnpu.interpreters.arith import ArithFunctions
 from tnpu.interpreters.math import MathFunctions
 from tnpu.interpreters.values import as_value
 from tnpu.timing.cost_model import TileCostModel, TransferCost
-from tnpu.timing.tog import (
-    BranchNode,
-    LoopNode,
-    TileGraph,
-    TileOperationGraph,
-    is_free,
-)
+from tnpu.timing.tog import BranchNode, LoopNode, OpNode, TileGraph, TileOperationGraph
 
 class _Unknown:
     """The value of a scalar computed from tile data: unknown before the kernel runs."""
@@ -131,9 +135,17 @@ def run_lengths(values: np.ndarray) -> list[tuple[int, int]]:
     """(value, count) for each run of equal consecutive values."""
     if values.size == 0:
         return []
-    starts = np.flatnonzero(np.diff(values)) + 1
-    bounds = np.concatenate(([0], starts, [values.size]))
-    return [(int(values[a]), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:])]
+    bounds = [0, *((values[1:] != values[:-1]).nonzero()[0] + 1).tolist(), values.size]
+    firsts = values[bounds[:-1]].tolist()
+    return [(value, end - start) for value, start, end in zip(firsts, bounds, bounds[1:])]
+
+
+@functools.cache
+def _hash_powers(width: int) -> np.ndarray:
+    """The row hash's multiplier of each column."""
+    powers = np.full(width, 0x9E3779B97F4A7C15, dtype=np.uint64) ** np.arange(width, dtype=np.uint64)
+    powers.flags.writeable = False
+    return powers
 
 
 def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -145,11 +157,9 @@ def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     exact sort remains for the collision that never comes).
     """
     count, width = matrix.shape
-    if width == 0:
+    if (matrix == matrix[:1]).all():  # the common case, every point alike: nothing to hash
         return matrix[:1], np.zeros(count, dtype=np.int64)
-    powers = np.full(width, 0x9E3779B97F4A7C15, dtype=np.uint64) ** np.arange(width, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        hashes = matrix.astype(np.uint64) @ powers
+    hashes = matrix.astype(np.uint64) @ _hash_powers(width)  # wraps silently, as arrays do
     _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
     if np.array_equal(matrix[first][inverse], matrix):
         return matrix[first], inverse
@@ -174,15 +184,254 @@ def _expand(value: Any, ndim: int) -> Any:
 Environment = MutableMapping[SSAValue, Any]
 
 
-class _Binder:
-    """Evaluates a kernel's scalars over a launch's points and interns the schedules."""
+# ---------------------------------------------------------------------------
+# What every launch binds alike: prepared once per TOG
+# ---------------------------------------------------------------------------
 
-    def __init__(self, cost_model: TileCostModel, launch: Launch):
+
+@dataclass(frozen=True, slots=True)
+class _Evaluate:
+    """A scalar op evaluated over the launch's points (UNKNOWN if an operand is)."""
+
+    op: Operation
+    operands: tuple[SSAValue, ...]
+    results: tuple[SSAValue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _GridQuery:
+    """`tile.program_id` or `tile.num_programs`."""
+
+    result: SSAValue
+    axis: int
+    counts_programs: bool
+    """`tile.num_programs`: the grid's extent, not each program's position."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Unknowable:
+    """An op whose results no launch knows: a tile, a buffer, a unit's result."""
+
+    results: tuple[SSAValue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Forward:
+    """`scf.condition`: its values become the after region's arguments."""
+
+    targets: tuple[SSAValue, ...]
+    sources: tuple[SSAValue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Transfer:
+    """A structured load or store, its bytes bound at every point."""
+
+    node: OpNode
+    tile_shape: tuple[int, ...]
+    element_bytes: int
+    lower: tuple[np.ndarray | SSAValue, ...]
+    """Launch-independent bounds and strides as arrays, the others as the values holding them."""
+    upper: tuple[np.ndarray | SSAValue, ...]
+    strides: tuple[np.ndarray | SSAValue, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _FixedTransfer:
+    """A structured load or store whose bounds and strides no launch changes."""
+
+    node: OpNode
+    costs: tuple[np.ndarray, np.ndarray]
+    """(bytes transferred, DRAM bytes), computed once."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Loop:
+    """An `scf.for` or `scf.while`; its body's steps are the body graph's."""
+
+    node: LoopNode
+    at_once: bool
+    """All iterations in one evaluation, over a new trailing axis (`_iterates_at_once`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Branch:
+    """An `scf.if`; each region's steps are its graph's."""
+
+    node: BranchNode
+
+
+_Step = (
+    _Evaluate | _GridQuery | _Unknowable | _Forward | _Transfer | _FixedTransfer | _Loop | _Branch
+)
+
+
+def _iterates_at_once(op: Operation) -> bool:
+    """Whether a loop's iterations are bound in one evaluation: an `scf.for` carrying
+    only tiles (a scalar carried value needs the iteration before it)."""
+    return isinstance(op, scf.ForOp) and all(isinstance(t, TensorType) for t in op.iter_args.types)
+
+
+def _loop_blocks(op: Operation) -> list[Block]:
+    if isinstance(op, scf.ForOp):
+        return [op.body.block]
+    assert isinstance(op, scf.WhileOp)
+    return [op.before_region.block, op.after_region.block]
+
+
+def _yielded(blocks: Iterable[Block]) -> Iterator[SSAValue]:
+    """What the terminators of `blocks` pass on."""
+    for block in blocks:
+        if block.last_op is not None:
+            yield from block.last_op.operands
+
+
+class LaunchBinder:
+    """Binds launches of one TOG, having prepared once what every launch binds alike."""
+
+    def __init__(self, tog: TileOperationGraph, cost_model: TileCostModel):
+        self.tog = tog
         self.cost_model = cost_model
-        self.launch = launch
         self.interpreter = Interpreter(ModuleOp([]))
         self.interpreter.register_implementations(ArithFunctions())
         self.interpreter.register_implementations(MathFunctions())
+        self.constants: dict[SSAValue, Any] = {}
+        self.steps: dict[TileGraph, tuple[_Step, ...]] = {}
+        self.read: set[SSAValue] = set()
+        """Values binding reads other than evaluated ops' operands: bounds, strides,
+        loop operands, conditions and what loops and branches yield."""
+        self.prepare(tog.graph, [tog.kernel.body.block], ndim=1)
+        self.drop_unread_arithmetic()
+
+    def prepare(self, graph: TileGraph, blocks: Sequence[Block], ndim: int) -> None:
+        """The steps of `graph` (the ops of `blocks`), bound over `ndim` axes."""
+        steps = (self.step(graph, op, ndim) for block in blocks for op in block.ops)
+        self.steps[graph] = tuple(step for step in steps if step is not None)
+
+    def step(self, graph: TileGraph, op: Operation, ndim: int) -> _Step | None:
+        """What binding `op` takes; None for a terminator or a constant (already evaluated)."""
+        node = graph.node_for(op)
+        if isinstance(node, LoopNode):
+            return self.loop_step(node, ndim)
+        if isinstance(node, BranchNode):
+            return self.branch_step(node, ndim)
+        if isinstance(node, OpNode) and isinstance(op, tile.StructuredTransfer):
+            return self.transfer_step(node, op, ndim)
+        if (
+            node is not None
+            or isinstance(op, tile.BufferCastOp)
+            or any(isinstance(t, TensorType) for t in op.result_types)
+        ):
+            return _Unknowable(tuple(op.results))
+        if isinstance(op, scf.ConditionOp):
+            after = op.parent_op().after_region.block  # type: ignore[union-attr]
+            return _Forward(tuple(after.args), tuple(op.args))
+        if op.has_trait(IsTerminator):
+            return None
+        if isinstance(op, tile.ProgramIdOp | tile.NumProgramsOp):
+            return _GridQuery(op.result, op.axis.value.data, isinstance(op, tile.NumProgramsOp))
+        if all(operand in self.constants for operand in op.operands):
+            # No launch changes it: evaluated once, over the axes binding would use.
+            inputs = tuple(_expand(self.constants[operand], ndim) for operand in op.operands)
+            self.constants.update(zip(op.results, self.interpreter.run_op(op, inputs), strict=True))
+            return None
+        return _Evaluate(op, tuple(op.operands), tuple(op.results))
+
+    def loop_step(self, node: LoopNode, ndim: int) -> _Loop:
+        op = node.op
+        blocks = _loop_blocks(op)
+        at_once = _iterates_at_once(op)
+        self.read.update(op.operands, _yielded(blocks))
+        self.prepare(node.body, blocks, ndim + at_once)
+        return _Loop(node, at_once)
+
+    def branch_step(self, node: BranchNode, ndim: int) -> _Branch:
+        op = node.op
+        assert isinstance(op, scf.IfOp)
+        self.read.add(op.cond)
+        for branch, region in zip(node.branches, (op.true_region, op.false_region)):
+            self.read.update(_yielded(region.blocks))
+            self.prepare(branch, list(region.blocks), ndim)
+        return _Branch(node)
+
+    def transfer_step(
+        self, node: OpNode, op: tile.StructuredTransfer, ndim: int
+    ) -> _Transfer | _FixedTransfer:
+        lower, upper, strides = (
+            [self.launch_independent(item, ndim) for item in items]
+            for items in (op.mixed_lower(), op.mixed_upper(), op.mixed_strides())
+        )
+        shape, element_bytes = tuple(op.tile_type.get_shape()), tile.element_bytes(op.element_type)
+        launch_bound = [v for v in (*lower, *upper, *strides) if isinstance(v, SSAValue)]
+        if not launch_bound:
+            costs = self.cost_model.structured_transfer_costs(
+                shape, element_bytes, lower, upper, strides  # type: ignore[arg-type]
+            )
+            return _FixedTransfer(node, costs)
+        self.read.update(launch_bound)
+        return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides))
+
+    def launch_independent(self, item: int | SSAValue, ndim: int) -> np.ndarray | SSAValue:
+        """A bound or stride as the array binding reads it, if no launch changes it."""
+        if isinstance(item, int):
+            return np.asarray(item, np.int64)
+        if item in self.constants:
+            return np.asarray(_expand(self.constants[item], ndim), np.int64)
+        return item
+
+    def drop_unread_arithmetic(self) -> None:
+        """Drop the `_Evaluate` steps whose results no cost depends on."""
+        producers = {
+            result: step
+            for steps in self.steps.values()
+            for step in steps
+            if isinstance(step, _Evaluate)
+            for result in step.results
+        }
+        needed: set[SSAValue] = set()
+        pending = list(self.read)
+        while pending:
+            value = pending.pop()
+            if value not in needed:
+                needed.add(value)
+                if value in producers:
+                    pending.extend(producers[value].operands)
+        self.steps = {
+            graph: tuple(
+                step
+                for step in steps
+                if not isinstance(step, _Evaluate) or not needed.isdisjoint(step.results)
+            )
+            for graph, steps in self.steps.items()
+        }
+
+    def bind(self, launch: Launch) -> BoundLaunch:
+        """Every program instance's schedule for `launch`."""
+        binding = _Binding(self, launch)
+        env: Environment = dict(self.constants)
+        for argument, value in zip(self.tog.kernel.args, launch.arguments, strict=True):
+            env[argument] = None if value is None else as_value(value, argument.type)
+        indices = binding.bind_graph(self.tog.graph, env, (launch.instance_count,))
+        used = np.bincount(indices.ravel()).nonzero()[0]  # sorted, without np.unique's sort
+        renumber = used.searchsorted(indices)
+        return BoundLaunch(
+            self.tog, launch, [binding.schedules[i] for i in used], renumber,
+            list(binding.assumptions),
+        )
+
+
+# ---------------------------------------------------------------------------
+# One launch
+# ---------------------------------------------------------------------------
+
+
+class _Binding:
+    """Evaluates a kernel's scalars over one launch's points and interns the schedules."""
+
+    def __init__(self, binder: LaunchBinder, launch: Launch):
+        self.binder = binder
+        self.cost_model = binder.cost_model
+        self.launch = launch
         self.schedules: list[Schedule] = []
         self.loop_runs: list[LoopRuns] = []
         self.interned: dict[tuple[Any, ...], int] = {}
@@ -197,34 +446,25 @@ class _Binder:
 
     # -- values ------------------------------------------------------------
 
-    def value(self, env: Environment, ssa: SSAValue | int, ndim: int) -> Any:
-        if isinstance(ssa, int):
-            return np.int64(ssa)
+    def value(self, env: Environment, ssa: SSAValue, ndim: int) -> Any:
         return _expand(env[ssa], ndim)
 
-    def evaluate(self, op: Operation, env: Environment, ndim: int) -> None:
-        """A free op's results: scalars evaluated, tiles and data-derived scalars UNKNOWN."""
-        if isinstance(op, tile.ProgramIdOp | tile.NumProgramsOp):
-            env[op.result] = self.grid_value(op)
-            return
-        if any(isinstance(t, TensorType) for t in op.result_types) or isinstance(
-            op, tile.BufferCastOp
-        ):
-            env.update(dict.fromkeys(op.results, UNKNOWN))
-            return
-        inputs = [self.value(env, v, ndim) for v in op.operands]
+    def evaluate(self, step: _Evaluate, env: Environment, ndim: int) -> None:
+        """A scalar op's results at every point; UNKNOWN if an operand is."""
+        inputs = [self.value(env, v, ndim) for v in step.operands]
         if not _known(*inputs):
-            env.update(dict.fromkeys(op.results, UNKNOWN))
+            env.update(dict.fromkeys(step.results, UNKNOWN))
             return
-        env.update(zip(op.results, self.interpreter.run_op(op, tuple(inputs)), strict=True))
+        results = self.binder.interpreter.run_op(step.op, tuple(inputs))
+        env.update(zip(step.results, results, strict=True))
 
-    def grid_value(self, op: tile.ProgramIdOp | tile.NumProgramsOp) -> Any:
-        axis = op.axis.value.data
+    def grid_value(self, query: _GridQuery) -> Any:
+        axis = query.axis
         grid = self.launch.grid
-        if isinstance(op, tile.NumProgramsOp):
+        if query.counts_programs:
             return np.int32(grid[axis])
         instance = np.arange(self.launch.instance_count, dtype=np.int64)
-        below = int(np.prod(grid[:axis]))
+        below = math.prod(grid[:axis])
         return ((instance // below) % grid[axis]).astype(np.int32)
 
     # -- schedules ---------------------------------------------------------
@@ -235,90 +475,103 @@ class _Binder:
             table.append(make())
         return self.interned[key]
 
-    def bind_graph(
-        self, graph: TileGraph, blocks: Sequence[Block], env: Environment, shape: tuple[int, ...]
-    ) -> np.ndarray:
-        """Schedule indices, over `shape`, of one run of `graph` (the ops of `blocks`)."""
+    def bind_graph(self, graph: TileGraph, env: Environment, shape: tuple[int, ...]) -> np.ndarray:
+        """Schedule indices, over `shape`, of one run of `graph`."""
+        ndim = len(shape)
         columns: dict[int, list[np.ndarray]] = {}
-        for block in blocks:
-            for op in block.ops:
-                node = graph.node_for(op) if not is_free(op) else None
-                if node is None:
-                    if not op.has_trait(IsTerminator):
-                        self.evaluate(op, env, len(shape))
-                    elif isinstance(op, scf.ConditionOp):
-                        after = op.parent_op().after_region.block  # type: ignore[union-attr]
-                        env.update(
-                            zip(after.args, (env[v] for v in op.args), strict=True)
-                        )
-                    continue
-                env.update(dict.fromkeys(op.results, UNKNOWN))
-                if isinstance(node, LoopNode):
-                    columns[node.index] = [self.bind_loop(node, env, shape)]
-                elif isinstance(node, BranchNode):
-                    columns[node.index] = self.bind_branch(node, env, shape)
-                elif isinstance(op, tile.StructuredTransfer):
-                    columns[node.index] = list(self.transfer_bytes(op, env, len(shape)))
+        for step in self.binder.steps[graph]:
+            match step:
+                case _Evaluate():
+                    self.evaluate(step, env, ndim)
+                case _GridQuery():
+                    env[step.result] = self.grid_value(step)
+                case _Unknowable():
+                    env.update(dict.fromkeys(step.results, UNKNOWN))
+                case _Forward():
+                    env.update(zip(step.targets, (env[v] for v in step.sources), strict=True))
+                case _Transfer():
+                    env.update(dict.fromkeys(step.node.op.results, UNKNOWN))
+                    columns[step.node.index] = list(self.transfer_bytes(step, env, ndim))
+                case _FixedTransfer():
+                    env.update(dict.fromkeys(step.node.op.results, UNKNOWN))
+                    columns[step.node.index] = list(step.costs)
+                case _Loop():
+                    env.update(dict.fromkeys(step.node.op.results, UNKNOWN))
+                    columns[step.node.index] = [self.bind_loop(step, env, shape)]
+                case _Branch():
+                    env.update(dict.fromkeys(step.node.op.results, UNKNOWN))
+                    columns[step.node.index] = self.bind_branch(step.node, env, shape)
         return self.schedule_indices(graph, columns, shape)
 
     def schedule_indices(
         self, graph: TileGraph, columns: dict[int, list[np.ndarray]], shape: tuple[int, ...]
     ) -> np.ndarray:
         """Group the points by their columns; one schedule per distinct row."""
-        flat = [np.broadcast_to(c, shape).ravel() for cs in columns.values() for c in cs]
+        flat = [c for cs in columns.values() for c in cs]
         if not flat:
             index = self.intern((id(graph),), lambda: self.make_schedule(graph, {}), self.schedules)
             return np.full(shape, index, dtype=np.int64)
-        rows, inverse = distinct_rows(np.stack(flat, axis=1))
+        matrix = np.empty((*shape, len(flat)), dtype=np.int64)
+        for position, column in enumerate(flat):
+            matrix[..., position] = column  # broadcast over the points
+        rows, inverse = distinct_rows(matrix.reshape(-1, len(flat)))
         indices = np.empty(len(rows), dtype=np.int64)
-        for r, row in enumerate(rows):
+        for r, row in enumerate(rows.tolist()):
             values, position = {}, 0
             for node_index, cs in columns.items():
-                values[node_index] = tuple(int(v) for v in row[position : position + len(cs)])
+                values[node_index] = tuple(row[position : position + len(cs)])
                 position += len(cs)
             indices[r] = self.intern(
-                (id(graph), tuple(row.tolist())),
+                (id(graph), tuple(row)),
                 lambda: self.make_schedule(graph, values),
                 self.schedules,
             )
         return indices[inverse].reshape(shape)
 
     def make_schedule(self, graph: TileGraph, values: dict[int, tuple[int, ...]]) -> Schedule:
+        """`values`: each loop's, branch's and structured transfer's column values."""
         parts: list[TransferCost | LoopRuns | BranchChoice | None] = []
         for node in graph.nodes:
-            if isinstance(node, LoopNode):
+            if node.index not in values:
+                parts.append(None)
+            elif isinstance(node, LoopNode):
                 parts.append(self.loop_runs[values[node.index][0]])
             elif isinstance(node, BranchNode):
                 taken, index = values[node.index]
                 parts.append(BranchChoice(taken, self.schedules[index]))
-            elif isinstance(node.op, tile.StructuredTransfer):
-                payload, dram = values[node.index]
-                parts.append(self.cost_model.transfer_cost(node.op, payload, dram))
             else:
-                parts.append(None)
+                payload, dram = values[node.index]
+                op = node.op
+                assert isinstance(op, tile.StructuredTransfer)
+                parts.append(self.cost_model.transfer_cost(op, payload, dram))
         return Schedule(tuple(parts))
 
     # -- DMA ---------------------------------------------------------------
 
     def transfer_bytes(
-        self, op: tile.StructuredTransfer, env: Environment, ndim: int
+        self, step: _Transfer, env: Environment, ndim: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        shape = op.tile_type.get_shape()
-
-        def resolve(items: list[int | SSAValue], unknown: Callable[[int], Any]) -> list[Any]:
-            values = [self.value(env, item, ndim) for item in items]
+        def resolve(
+            items: tuple[np.ndarray | SSAValue, ...], unknown: Callable[[int], Any]
+        ) -> list[Any]:
+            values = [
+                item if isinstance(item, np.ndarray) else self.value(env, item, ndim)
+                for item in items
+            ]
             if not _known(*values):
-                self.assume(op, "its bounds or strides depend on tile data: timed as the whole tile, "
-                            "each element a DRAM request")
+                self.assume(step.node.op, "its bounds or strides depend on tile data: timed as the "
+                            "whole tile, each element a DRAM request")
             return [
                 unknown(d) if v is UNKNOWN else np.asarray(v, np.int64)
                 for d, v in enumerate(values)
             ]
 
-        lower = resolve(op.mixed_lower(), lambda d: np.int64(0))
-        upper = resolve(op.mixed_upper(), lambda d: np.int64(shape[d]))
-        strides = resolve(op.mixed_strides(), lambda d: EVERY_ELEMENT_A_RUN)
-        return self.cost_model.structured_transfer_costs(op, lower, upper, strides)
+        lower = resolve(step.lower, lambda d: np.int64(0))
+        upper = resolve(step.upper, lambda d: np.int64(step.tile_shape[d]))
+        strides = resolve(step.strides, lambda d: EVERY_ELEMENT_A_RUN)
+        return self.cost_model.structured_transfer_costs(
+            step.tile_shape, step.element_bytes, lower, upper, strides
+        )
 
     # -- structure ---------------------------------------------------------
 
@@ -335,9 +588,8 @@ class _Binder:
         indices, yielded = [], []
         for graph, region in zip(node.branches, (op.true_region, op.false_region)):
             scope: Environment = ChainMap({}, env)
-            blocks = list(region.blocks)
-            indices.append(self.bind_graph(graph, blocks, scope, shape))
-            terminator = blocks[0].last_op if blocks else None
+            indices.append(self.bind_graph(graph, scope, shape))
+            terminator = region.first_block.last_op if region.first_block else None
             yielded.append([scope[v] for v in terminator.operands] if terminator else [])
         for result, (then_value, else_value) in zip(op.results, zip(*yielded)):
             env[result] = (
@@ -347,12 +599,11 @@ class _Binder:
             )
         return [taken, np.where(taken == 0, indices[0], indices[1])]
 
-    def bind_loop(self, node: LoopNode, env: Environment, shape: tuple[int, ...]) -> np.ndarray:
+    def bind_loop(self, step: _Loop, env: Environment, shape: tuple[int, ...]) -> np.ndarray:
         """Each point's loop runs: an index into `loop_runs`."""
-        op = node.op
-        if isinstance(op, scf.ForOp) and not any(
-            not isinstance(t, TensorType) for t in op.iter_args.types
-        ):
+        node, op = step.node, step.node.op
+        if step.at_once:
+            assert isinstance(op, scf.ForOp)
             indices, trips = self.bind_for_at_once(node, op, env, shape)
         else:
             indices, trips = self.bind_step_by_step(node, env, shape)
@@ -389,7 +640,7 @@ class _Binder:
             {block.args[0]: as_value(index, op.lb.type)} | dict.fromkeys(block.args[1:], UNKNOWN),
             _ExpandingView(env, len(shape) + 1),
         )
-        indices = self.bind_graph(node.body, [block], scope, (*shape, longest))
+        indices = self.bind_graph(node.body, scope, (*shape, longest))
         env.update(dict.fromkeys(op.results, UNKNOWN))
         return indices, trips
 
@@ -403,12 +654,12 @@ class _Binder:
         if isinstance(op, scf.ForOp):
             lower, step, trips = self.trip_counts(op, env, shape)
             limit = int(trips.max(initial=0))
-            blocks = [op.body.block]
         else:
             assert isinstance(op, scf.WhileOp)
             trips = np.zeros(shape, np.int64)
             limit = MAX_WHILE_ITERATIONS
-            blocks = [op.before_region.block, op.after_region.block]
+        terminator = _loop_blocks(op)[-1].last_op
+        assert terminator is not None
         active = np.ones(shape, bool)
         steps: list[np.ndarray] = []
         for iteration in range(limit):
@@ -419,7 +670,7 @@ class _Binder:
                 scope.update(zip(op.body.block.args[1:], carried, strict=True))
             else:
                 scope.update(zip(op.before_region.block.args, carried, strict=True))
-            indices = self.bind_graph(node.body, blocks, scope, shape)
+            indices = self.bind_graph(node.body, scope, shape)
             if isinstance(op, scf.WhileOp):
                 condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # type: ignore[union-attr]
                 if condition is UNKNOWN:
@@ -430,7 +681,7 @@ class _Binder:
                     break
                 trips = trips + active
             steps.append(indices)
-            yielded = [scope[v] for v in blocks[-1].last_op.operands]  # type: ignore[union-attr]
+            yielded = [scope[v] for v in terminator.operands]
             carried = [
                 np.where(active, new, old) if _known(new, old) else UNKNOWN
                 for new, old in zip(yielded, carried, strict=True)
@@ -461,15 +712,5 @@ class _ExpandingView(Mapping[SSAValue, Any]):
 def bind_launch(
     tog: TileOperationGraph, cost_model: TileCostModel, launch: Launch
 ) -> BoundLaunch:
-    """Every program instance's schedule for `launch`."""
-    binder = _Binder(cost_model, launch)
-    kernel = tog.kernel
-    env: Environment = {}
-    for argument, value in zip(kernel.args, launch.arguments, strict=True):
-        env[argument] = None if value is None else as_value(value, argument.type)
-    indices = binder.bind_graph(tog.graph, [kernel.body.block], env, (launch.instance_count,))
-    used = np.unique(indices)
-    renumber = np.searchsorted(used, indices)
-    return BoundLaunch(
-        tog, launch, [binder.schedules[i] for i in used], renumber, list(binder.assumptions)
-    )
+    """Every program instance's schedule for `launch` (a `LaunchBinder` prepares for many)."""
+    return LaunchBinder(tog, cost_model).bind(launch)

@@ -227,21 +227,36 @@ class _Sequence:
 class _Engine:
     """A DMA engine."""
 
-    __slots__ = ("busy", "core", "index")
+    __slots__ = ("busy", "core", "index", "track")
 
     def __init__(self, core: int, index: int):
         self.busy = False
         self.core = core
         self.index = index
+        self.track = f"dma{index}"
+
+
+class _ComputeUnit:
+    """A core's vector or matrix unit."""
+
+    __slots__ = ("free_at", "activity", "track")
+
+    def __init__(self, activity: UnitActivity, track: str):
+        self.free_at = 0.0
+        self.activity = activity
+        """Shared by the units of this kind on every core."""
+        self.track = track
 
 
 class _Transfer:
-    __slots__ = ("task", "cost", "remaining", "engine", "start")
+    __slots__ = ("task", "cost", "remaining", "done_below", "engine", "start")
 
     def __init__(self, task: _Task, cost: TransferCost):
         self.task = task
         self.cost = cost
         self.remaining = float(cost.dram_bytes)
+        self.done_below = 1e-6 * max(cost.dram_bytes, 1)
+        """Bytes left that count as none: the DRAM's float arithmetic leaves crumbs."""
         self.engine: _Engine | None = None
         self.start = 0.0
 
@@ -295,12 +310,18 @@ class _Run:
         self.now = 0.0
         self.events: list[tuple[float, int, int, Any]] = []
         self.sequence_numbers = itertools.count()
-        self.unit_free = [{Unit.VECTOR: 0.0, Unit.MATRIX: 0.0} for _ in range(cores)]
         self.activity = {
             Unit.DMA: UnitActivity(cores * npu.dma_engines_per_core),
             Unit.VECTOR: UnitActivity(cores),
             Unit.MATRIX: UnitActivity(cores),
         }
+        self.compute_units = [
+            {
+                unit: _ComputeUnit(self.activity[unit], unit.value)
+                for unit in (Unit.VECTOR, Unit.MATRIX)
+            }
+            for _ in range(cores)
+        ]
         self.engines = [
             [_Engine(core, i) for i in range(npu.dma_engines_per_core)] for core in range(cores)
         ]
@@ -334,7 +355,7 @@ class _Run:
     def simulate(self) -> Simulation:
         for sequence in self.programs:
             self.open_frames(sequence)
-        handlers = (self.on_ready, self.on_release, self.on_finish, self.on_dram)
+        handlers = (self.on_ready, self.on_release, self.finish, self.on_dram)
         while self.events:
             self.now, _, kind, subject = heapq.heappop(self.events)
             handlers[kind](subject)
@@ -377,6 +398,10 @@ class _Run:
     def start_frame(self, frame: _Frame, previous: _Frame | None) -> None:
         tasks = frame.tasks
         self.tasks_simulated += len(tasks)
+        if not tasks:
+            self.frame_finished(frame)
+            return
+        self.active_frames.add(frame)
         for task in tasks:
             node = task.node
             for dep in node.deps:
@@ -384,11 +409,6 @@ class _Run:
             if previous is not None:
                 for dep in node.carried_deps:
                     self.wait_for(task, previous.tasks[dep.node], dep.chained)
-        if not tasks:
-            self.frame_finished(frame)
-            return
-        self.active_frames.add(frame)
-        for task in tasks:
             if task.pending == 0:
                 self.push(self.now, _READY, task)
 
@@ -450,15 +470,14 @@ class _Run:
         self.open_frames(sequence)
 
     def start_compute(self, task: _Task, cost: ComputeCost) -> None:
-        free = self.unit_free[task.frame.core]
-        start = max(self.now, free[cost.unit])
+        unit = self.compute_units[task.frame.core][cost.unit]
+        start = max(self.now, unit.free_at)
         end = start + cost.busy_cycles
-        free[cost.unit] = end
-        activity = self.activity[cost.unit]
-        activity.busy_cycles += cost.busy_cycles
-        activity.ideal_cycles += cost.ideal_cycles
+        unit.free_at = end
+        unit.activity.busy_cycles += cost.busy_cycles
+        unit.activity.ideal_cycles += cost.ideal_cycles
         self.flops += cost.flops
-        self.record(task, cost.unit.value, start, cost.busy_cycles)
+        self.record(task, unit.track, start, cost.busy_cycles)
         self.push(end, _RELEASE, task)
         self.push(end + cost.latency_cycles, _FINISH, task)
 
@@ -467,9 +486,6 @@ class _Run:
         waiting, task.on_release = task.on_release, []
         for successor in waiting:
             self.satisfy(successor)
-
-    def on_finish(self, task: _Task) -> None:
-        self.finish(task)
 
     def finish(self, task: _Task) -> None:
         task.released = task.finished = True
@@ -554,17 +570,18 @@ class _Run:
         if version != self.dram_version:
             return
         self.advance_dram()
-        done = [t for t in self.in_service if t.remaining <= 1e-6 * max(t.cost.dram_bytes, 1)]
-        self.in_service = [t for t in self.in_service if t not in done]
+        done = [t for t in self.in_service if t.remaining <= t.done_below]
+        self.in_service = [t for t in self.in_service if t.remaining > t.done_below]
         cores = set()
+        activity = self.activity[Unit.DMA]
         for transfer in done:
             engine = transfer.engine
             assert engine is not None
             engine.busy = False
             cores.add(engine.core)
             service = self.now - transfer.start
-            self.activity[Unit.DMA].busy_cycles += service
-            self.record(transfer.task, f"dma{engine.index}", transfer.start, service)
+            activity.busy_cycles += service
+            self.record(transfer.task, engine.track, transfer.start, service)
             self.push(self.now + transfer.cost.latency_cycles, _FINISH, transfer.task)
             if transfer.cost.read_bytes == 0:
                 # A store's data has left the scratchpad; its frame's window slot
@@ -596,15 +613,13 @@ class _SteadyState:
         self.run = run
         self.history: deque[tuple[Any, ...]] = deque(maxlen=self.HISTORY)
         self.skipped = 0
-
-    def margin(self) -> int:
+        self.margin = max(s.window for s in run.programs) + 2
         """Programs of a run left to simulate after a jump: the tail's transition."""
-        return max(s.window for s in self.run.programs) + 2
 
     def observe(self) -> None:
         run = self.run
         ahead = min(s.runs.ahead() for s in run.programs)
-        if ahead <= 2 * self.margin() + self.HISTORY:
+        if ahead <= 2 * self.margin + self.HISTORY:
             self.history.clear()
             return
         if any(s.previous.schedule is not s.runs.runs[s.runs.position][0] for s in run.programs):  # type: ignore[union-attr]
@@ -620,7 +635,7 @@ class _SteadyState:
             starts = {now - before for now, before in zip(current[3], earlier[3])}
             if len(starts) == 1:
                 (frames,) = starts
-                periods = (ahead - self.margin()) // frames
+                periods = (ahead - self.margin) // frames
                 self.jump(periods, frames, current[1] - earlier[1], [
                     now - before for now, before in zip(current[2], earlier[2])
                 ])
@@ -654,7 +669,11 @@ class _SteadyState:
             for time, _, kind, subject in sorted(run.events)
             if kind != _DRAM or subject == run.dram_version
         )
-        units = tuple(relative(max(t, now)) for free in run.unit_free for t in free.values())
+        units = tuple(
+            relative(max(unit.free_at, now))
+            for units in run.compute_units
+            for unit in units.values()
+        )
         queues = tuple(tuple(self.task_key(t.task) for t in queue) for queue in run.dma_queues)
         service = tuple(
             (self.task_key(t.task), t.engine.index, round(t.remaining, _DIGITS), relative(t.start))  # type: ignore[union-attr]
@@ -712,9 +731,9 @@ class _SteadyState:
             sequence.completed = {index + skipped for index in sequence.completed}
         run.events = [(time + shift, number, kind, subject) for time, number, kind, subject in run.events]
         heapq.heapify(run.events)
-        for free in run.unit_free:
-            for unit in free:
-                free[unit] += shift
+        for units in run.compute_units:
+            for unit in units.values():
+                unit.free_at += shift
         for transfer in run.in_service:
             transfer.start += shift
         run.now += shift

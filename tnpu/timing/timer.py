@@ -3,8 +3,9 @@
     timer = KernelTimer(kernel, load_npu_config("tpuv3"))
     report = timer.time(Launch(grid=(64, 1, 1), arguments=[None, None, None, 16384]))
 
-A `KernelTimer` builds the kernel's TOG once; each `time` binds a launch
-and simulates it, so one compiled kernel is re-timed for every shape.
+A `KernelTimer` builds the kernel's TOG and prepares its launch binder
+once; each `time` binds a launch and simulates it, so one compiled kernel
+is re-timed for every shape.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tnpu.execution.case import Case, TensorArg
 from tnpu.execution.tile_rung import lower_to_tile, tile_kernel
 from tnpu.registry import ALL_PASSES
 from tnpu.timing.cost_model import TileCostModel
-from tnpu.timing.launch import BoundLaunch, Launch, bind_launch
+from tnpu.timing.launch import BoundLaunch, Launch, LaunchBinder
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import SequenceReport, TimingReport, report
 from tnpu.timing.simulator import SimulationOptions, Simulator
@@ -33,9 +34,10 @@ class KernelTimer:
         self.npu = npu
         self.cost_model = TileCostModel(npu)
         self.tog = TileOperationGraph.build(kernel, self.cost_model)
+        self.binder = LaunchBinder(self.tog, self.cost_model)
 
     def bind(self, launch: Launch) -> BoundLaunch:
-        return bind_launch(self.tog, self.cost_model, launch)
+        return self.binder.bind(launch)
 
     def time(self, launch: Launch, options: SimulationOptions = SimulationOptions()) -> TimingReport:
         bound = self.bind(launch)
