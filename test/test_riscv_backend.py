@@ -7,6 +7,7 @@ the width); qemu's result must equal the tile interpreter's bit for bit.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from xdsl.parser import Parser
@@ -17,16 +18,21 @@ from tnpu.context import tnpu_context
 from tnpu.dialects import tile
 from tnpu.interpreters.tile import Buffer
 from tnpu.interpreters.tile import launch as interpret
+from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
 N = 40  # not a multiple of any VLMAX, so every loop has a tail
 VLENS = (128, 512)
 
 _NUMPY = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16,
           "i32": np.int32, "i64": np.int64, "i1": np.bool_}  # fmt: skip
+_HALF = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 
 
 def _values(type_: str, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
+    if type_ in _HALF:
+        with np.errstate(over="ignore"):  # 1e30 becomes inf
+            return _values("f32", seed).astype(_HALF[type_])
     if type_.startswith("f"):
         special = [np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5, -0.5, 1.5, -2.5, 2.5, 1e30, -7.25]
         values = np.concatenate([special, rng.standard_normal(N - len(special)) * 10])
@@ -39,36 +45,44 @@ def _values(type_: str, seed: int) -> np.ndarray:
     return values.astype(_NUMPY[type_])
 
 
-def _map_kernel(operation: str, operand_types: list[str], result_type: str) -> str:
+def _map_kernel(operation: str, operand_types: list[str], result_type: str, n: int = N) -> str:
     arguments = ", ".join(f"%in{i}: !tile.buffer<{t}>" for i, t in enumerate(operand_types))
     loads = "\n".join(
-        f"  %t{i} = tile.load %in{i}[0] strides [1] : !tile.buffer<{t}> -> tensor<{N}x{t}>"
+        f"  %t{i} = tile.load %in{i}[0] strides [1] : !tile.buffer<{t}> -> tensor<{n}x{t}>"
         for i, t in enumerate(operand_types)
     )
     tiles = ", ".join(f"%t{i}" for i in range(len(operand_types)))
-    tile_types = ", ".join(f"tensor<{N}x{t}>" for t in operand_types)
+    tile_types = ", ".join(f"tensor<{n}x{t}>" for t in operand_types)
     block_args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(operand_types))
     body = operation.format(*(f"%a{i}" for i in range(len(operand_types))))
     return f"""
 tile.kernel @k({arguments}, %out: !tile.buffer<{result_type}>) {{
 {loads}
-  %r = tile.map {tiles} : {tile_types} -> tensor<{N}x{result_type}> {{
+  %r = tile.map {tiles} : {tile_types} -> tensor<{n}x{result_type}> {{
   ^bb0({block_args}):
     %v = {body}
     tile.yield %v : {result_type}
   }}
-  tile.store %r, %out[0] strides [1] : tensor<{N}x{result_type}>, !tile.buffer<{result_type}>
+  tile.store %r, %out[0] strides [1] : tensor<{n}x{result_type}>, !tile.buffer<{result_type}>
   tile.return
 }}
 """
 
 
-def _run_both(source: str, inputs: list[np.ndarray], output: np.ndarray) -> None:
-    """Interpret and run under qemu at each VLEN; the outputs must be identical."""
+def _run_both(
+    source: str, inputs: list[np.ndarray], output: np.ndarray, *, widen_half_floats: bool = False
+) -> np.ndarray:
+    """Interpret and run under qemu at each VLEN; the outputs must be identical.
+
+    With `widen_half_floats`, qemu runs the kernel after that pass and the
+    interpreter the kernel as written.  Returns the (common) result.
+    """
     module = Parser(tnpu_context(), source).parse_module()
     kernel = next(op for op in module.walk() if isinstance(op, tile.KernelOp))
     expected = output.copy()
     interpret(kernel, (1, 1, 1), [Buffer(x.copy()) for x in inputs] + [Buffer(expected)])
+    if widen_half_floats:
+        WidenHalfFloatsPass().apply(tnpu_context(), module)
     (compiled,) = compile_module(module)
     storages = [x.view(np.uint8) if x.dtype == np.bool_ else x for x in [*inputs, output]]
     spec = KernelSpec.describe(
@@ -79,11 +93,12 @@ def _run_both(source: str, inputs: list[np.ndarray], output: np.ndarray) -> None
         assert got is not None
         got = got.view(expected.dtype)
         assert _same(got, expected), (vlen, expected, got)
+    return expected
 
 
 def _same(got: np.ndarray, expected: np.ndarray) -> bool:
     """Bit for bit, except that any NaN equals any NaN (RISC-V returns the canonical NaN)."""
-    if expected.dtype.kind == "f":
+    if expected.dtype.kind == "f" or expected.dtype in _HALF.values():
         both_nan = np.isnan(got) & np.isnan(expected)
         equal_bits = got.view(np.uint8).reshape(got.size, -1) == expected.view(np.uint8).reshape(got.size, -1)
         return bool(np.all(both_nan | equal_bits.all(axis=1)))
@@ -114,6 +129,27 @@ def test_float_ops(operation: str, type_: str) -> None:
     source = _map_kernel(body, [type_] * arity, type_)
     inputs = [_values(type_, seed) for seed in range(arity)]
     _run_both(source, inputs, np.zeros(N, _NUMPY[type_]))
+
+
+@pytest.mark.parametrize("type_", ["f16", "bf16"])
+@pytest.mark.parametrize("operation", FLOAT_OPS + FLOAT_UNARY)
+def test_half_float_ops(operation: str, type_: str) -> None:
+    """16-bit float arithmetic through widen-half-floats gives the interpreter's 16-bit bits."""
+    arity = 1 if operation in FLOAT_UNARY else 2
+    source = _map_kernel(operation.replace("{t}", type_), [type_] * arity, type_)
+    inputs = [_values(type_, seed) for seed in range(arity)]
+    _run_both(source, inputs, np.zeros(N, _HALF[type_]), widen_half_floats=True)
+
+
+@pytest.mark.parametrize("type_", ["f16", "bf16"])
+def test_half_float_compare_and_fma(type_: str) -> None:
+    compare = _map_kernel(f"arith.cmpf olt, {{0}}, {{1}} : {type_}", [type_, type_], "i1")
+    inputs = [_values(type_, seed) for seed in range(2)]
+    _run_both(compare, inputs, np.zeros(N, np.bool_), widen_half_floats=True)
+    if type_ == "f16":
+        fma = _map_kernel("math.fma {0}, {1}, {2} : f16", ["f16"] * 3, "f16")
+        inputs = [_values("f16", seed) for seed in range(3)]
+        _run_both(fma, inputs, np.zeros(N, np.float16), widen_half_floats=True)
 
 
 @pytest.mark.parametrize("type_", ["i8", "i32", "i64"])
@@ -151,6 +187,9 @@ def test_int_compare(predicate: str, type_: str) -> None:
         ("arith.fptosi {0} : f32 to i32", "f32", "i32"),
         ("arith.fptosi {0} : f32 to i64", "f32", "i64"),
         ("arith.fptosi {0} : f64 to i32", "f64", "i32"),
+        ("arith.fptosi {0} : f32 to i8", "f32", "i8"),
+        ("arith.fptoui {0} : f64 to i16", "f64", "i16"),
+        ("arith.fptosi {0} : f64 to i8", "f64", "i8"),
         ("arith.extf {0} : f32 to f64", "f32", "f64"),
         ("arith.truncf {0} : f64 to f32", "f64", "f32"),
         ("arith.bitcast {0} : f32 to i32", "f32", "i32"),
@@ -196,3 +235,143 @@ def test_spec_names_the_missing_field() -> None:
     (compiled,) = compile_module(module)
     with pytest.raises(LaunchError, match=r"argument 1 \(out\): missing field 'stride'"):
         KernelSpec.describe(compiled, [1], [{"shape": [N], "stride": [1]}, {"shape": [N]}], ["x", "out"])
+
+
+# -- 16-bit floats: value conversions, no Zvfh -----------------------------------
+
+_MANTISSA_BITS = {"f16": 11, "bf16": 8, "f32": 24}
+_FLOAT_OF = {**_HALF, "f32": np.dtype(np.float32)}
+
+
+def _round_integer(value: int, type_: str) -> float:
+    """`value` rounded to nearest even with the mantissa of `type_`, exactly (Python ints).
+
+    The rounded integer has at most 24 significant bits, so float64 holds it
+    exactly and numpy's conversion to `type_` does not round again.
+    """
+    magnitude, bits = abs(value), _MANTISSA_BITS[type_]
+    drop = magnitude.bit_length() - bits
+    if drop > 0:
+        kept, rest = divmod(magnitude, 1 << drop)
+        half = 1 << (drop - 1)
+        if rest > half or (rest == half and kept & 1):
+            kept += 1
+        magnitude = kept << drop
+    return float(magnitude if value >= 0 else -magnitude)
+
+
+def _interesting_integers(type_: str, signed: bool) -> list[int]:
+    """Small values, powers of two and their neighbours, values that round, the extremes."""
+    width = int(type_[1:])
+    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    values = {0, 1, 2, 3, 70, 255, 2047, 2048, 2049, 2051, 4097, 65504, 65519, 65520, 65535,
+              (1 << 24) + (1 << 16) + 1, (1 << 24) + 1, (1 << 24) + 3, low, high, high - 1}  # fmt: skip
+    for shift in range(width):
+        power = 1 << shift
+        values |= {power - 1, power, power + 1, power + (power >> 8) + 1, power + (power >> 11)}
+    values |= {-v for v in values}
+    return sorted(v for v in values if low <= v <= high)
+
+
+@pytest.mark.parametrize("result_type", ["f16", "bf16", "f32"])
+@pytest.mark.parametrize("source_type", ["i8", "i16", "i32", "i64"])
+@pytest.mark.parametrize("signed", [True, False])
+def test_integer_to_float_exact_values(source_type: str, result_type: str, signed: bool) -> None:
+    """Every integer → float cast gives the correctly rounded value (70 → 70.0, not its bits)."""
+    integers = _interesting_integers(source_type, signed)
+    width = int(source_type[1:])
+    storage = np.array([v & ((1 << width) - 1) for v in integers], dtype=f"uint{width}")
+    operation = f"arith.{'sitofp' if signed else 'uitofp'} {{0}} : {source_type} to {result_type}"
+    source = _map_kernel(operation, [source_type], result_type, n=len(integers))
+    got = _run_both(source, [storage.view(f"int{width}")], np.zeros(len(integers), _FLOAT_OF[result_type]))
+    with np.errstate(over="ignore"):  # beyond f16's range is inf
+        want = np.array([_round_integer(v, result_type) for v in integers]).astype(_FLOAT_OF[result_type])
+    assert got.tobytes() == want.tobytes(), [
+        (v, float(g), float(w)) for v, g, w in zip(integers, got, want) if g != w
+    ][:5]
+
+
+@pytest.mark.parametrize("result_type", ["f16", "bf16"])
+def test_boolean_to_half_float(result_type: str) -> None:
+    flags = np.array([0, 1] * 20, dtype=np.bool_)
+    for operation, true_value in (("uitofp", 1.0), ("sitofp", -1.0)):
+        source = _map_kernel(f"arith.{operation} {{0}} : i1 to {result_type}", ["i1"], result_type)
+        got = _run_both(source, [flags], np.zeros(N, _HALF[result_type]))
+        assert np.array_equal(got.astype(np.float32), np.where(flags, true_value, 0.0))
+
+
+def _every_half_value(type_: str) -> np.ndarray:
+    return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(_HALF[type_])
+
+
+def _bits(array: np.ndarray) -> np.ndarray:
+    return array.view(f"uint{array.dtype.itemsize * 8}")
+
+
+@pytest.mark.parametrize("type_", ["f16", "bf16"])
+def test_every_half_float_widens_to_f32_bit_for_bit(type_: str) -> None:
+    """All 65,536 values: exact, subnormals normalised, ±0, ±inf, NaN payloads as numpy keeps them."""
+    values = _every_half_value(type_)
+    source = _map_kernel(f"arith.extf {{0}} : {type_} to f32", [type_], "f32", n=values.size)
+    got = _run_both(source, [values], np.zeros(values.size, np.float32))
+    assert np.array_equal(_bits(got), _bits(values.astype(np.float32)))
+
+
+def _f32_probes() -> np.ndarray:
+    """f32 values around every 16-bit float: each value, the midpoints, and a bit either side."""
+    rng = np.random.default_rng(20261203)
+    f16 = _every_half_value("f16").astype(np.float32)
+    exact = _bits(f16.astype(np.float32)).astype(np.int64)
+    finite = np.sort(np.unique(f16[np.isfinite(f16)]))
+    midpoints = ((finite[1:].astype(np.float64) + finite[:-1]) / 2).astype(np.float32)
+    mid_bits = _bits(midpoints).astype(np.int64)
+    special = np.array([65504, 65519.996, 65520, 65536, 1e10, 3.4e38, 2.0**-24, 2.0**-25,
+                        2.0**-25 * 1.0000001, 2.0**-26, 6.1e-5, 1e-45], dtype=np.float32)  # fmt: skip
+    random = rng.integers(0, 1 << 32, 60_000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    nans = np.array([0x7F800001, 0x7FC00000, 0x7F802000, 0xFF801FFF, 0x7FFFFFFF], np.uint32).view(np.float32)
+    bits = np.concatenate([exact, mid_bits - 1, mid_bits, mid_bits + 1]) % (1 << 32)
+    return np.concatenate(
+        [bits.astype(np.uint32).view(np.float32), special, -special, random, nans]
+    ).astype(np.float32)
+
+
+@pytest.mark.parametrize("type_", ["f16", "bf16"])
+@pytest.mark.parametrize("source_type", ["f32", "f64"])
+def test_float_narrows_to_half_float_bit_for_bit(type_: str, source_type: str) -> None:
+    """Round to nearest even once (f64 too: through f32 rounded to odd), bit for bit with numpy."""
+    values = _f32_probes()
+    if source_type == "f64":
+        # Values above a 16-bit float midpoint by less than f32 holds: rounded
+        # to nearest f32 first, they would become ties and round to even.
+        with np.errstate(invalid="ignore"):
+            values = values.astype(np.float64) * (1 + 2.0**-40)
+        values = np.concatenate([values, np.array([1 + 2.0**-11 + 2.0**-40, 1 + 2.0**-8 + 2.0**-45])])
+    source = _map_kernel(f"arith.truncf {{0}} : {source_type} to {type_}", [source_type], type_, n=values.size)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = values.astype(_HALF[type_])
+    got = _run_both(source, [values], np.zeros(values.size, _HALF[type_]))
+    # NaNs too: numpy keeps an f16 NaN's sign and top payload bits, ml_dtypes a bf16 NaN's sign.
+    assert np.array_equal(_bits(got), _bits(want))
+
+
+@pytest.mark.parametrize("type_", ["f16", "bf16"])
+@pytest.mark.parametrize("result_type", ["i8", "i32", "i64"])
+def test_half_float_to_integer(type_: str, result_type: str) -> None:
+    values = np.array([0, -0.0, 0.5, -0.5, 1.5, -2.5, 70, -70, 127, -128, 255, 1000.75, 65504,
+                       -65504, np.inf, -np.inf, np.nan, 3e-5] * 2, dtype=np.float32).astype(_HALF[type_])  # fmt: skip
+    source = _map_kernel(f"arith.fptosi {{0}} : {type_} to {result_type}", [type_], result_type, n=values.size)
+    got = _run_both(source, [values], np.zeros(values.size, _NUMPY[result_type]))
+    finite = np.isfinite(values.astype(np.float32))
+    info = np.iinfo(_NUMPY[result_type])
+    want = np.clip(np.trunc(values.astype(np.float64)), info.min, info.max)
+    assert np.array_equal(got[finite], want[finite].astype(_NUMPY[result_type]))
+    assert np.all(got[np.isnan(values.astype(np.float32))] == 0)
+
+
+def test_half_float_to_half_float() -> None:
+    values = _every_half_value("f16")
+    source = _map_kernel("arith.truncf {0} : f16 to bf16", ["f16"], "bf16", n=values.size)
+    got = _run_both(source, [values], np.zeros(values.size, _HALF["bf16"]))
+    with np.errstate(invalid="ignore"):
+        want = values.astype(np.float32).astype(_HALF["bf16"])
+    assert np.array_equal(_bits(got), _bits(want))

@@ -57,6 +57,12 @@ def _expand_math() -> type[ModulePass]:
     return ExpandMathPass
 
 
+def _widen_half_floats() -> type[ModulePass]:
+    from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
+
+    return WidenHalfFloatsPass
+
+
 def _ttir_to_tile() -> type[ModulePass]:
     from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 
@@ -82,6 +88,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-gpu-only": _strip_gpu_only,
     "lower-libdevice": _lower_libdevice,
     "expand-math": _expand_math,
+    "widen-half-floats": _widen_half_floats,
 }
 
 

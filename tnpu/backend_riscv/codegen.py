@@ -78,10 +78,10 @@ def c_type(type_: object, op: Operation) -> str:
         width = type_.width.data
         return "bool" if width == 1 else f"int{width}_t"
     element = element_of(type_)  # type: ignore[arg-type]
-    if element is not None and element.is_float:
-        return "float" if element.bits == 32 else "double"
     if element is not None and element.half_float:
         return "uint16_t"
+    if element is not None and element.is_float:
+        return "float" if element.bits == 32 else "double"
     raise CompileError(op, f"argument type {type_} has no C equivalent")
 
 
@@ -202,7 +202,7 @@ class KernelCodegen:
                 self.grid.append(slot)
             else:
                 self.scratchpad.bind(value, slot)
-            if element.is_float and float_registers:
+            if element.fpu and float_registers:
                 source = float_registers.pop(0)
             elif int_registers:
                 source = int_registers.pop(0)

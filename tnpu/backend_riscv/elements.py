@@ -2,9 +2,9 @@
 
 Every tile element type maps to one RVV element width (SEW).  `i1` is a
 byte in memory (as Triton stores booleans) and a mask register inside a
-vector body.  `bf16` and `f16` are 16-bit integers in memory and registers;
-arithmetic on them goes through f32 (the lowering's `arith.extf`/`truncf`),
-since Zvfh/Zvfbfmin may be missing.
+vector body.  `bf16` and `f16` are floats stored as 16 bits: the target has
+no Zvfh/Zvfbfmin, so arithmetic on them goes through f32 (the lowering's
+`arith.extf`/`truncf`) and conversions are done with integer vector ops.
 """
 
 from __future__ import annotations
@@ -29,11 +29,16 @@ class Element:
     bits: int
     """Width in a vector register (SEW); i1 counts as 8 (its byte in memory)."""
     is_float: bool
-    """Arithmetic is floating point (f32, f64)."""
+    """A floating-point type: conversions to and from it are value conversions."""
     is_mask: bool = False
     """i1: a byte in memory, a mask register in a vector body."""
     half_float: str | None = None
     """"bf16" or "f16": stored as 16 bits, computed on only after extension."""
+
+    @property
+    def fpu(self) -> bool:
+        """The vector and scalar FPU compute in this type (f32, f64; not the 16-bit floats)."""
+        return self.is_float and self.half_float is None
 
     @property
     def bytes(self) -> int:
@@ -62,9 +67,9 @@ def element_of(type_: Attribute) -> Element | None:
     if isinstance(type_, Float64Type):
         return Element(64, True)
     if isinstance(type_, BFloat16Type):
-        return Element(16, False, half_float="bf16")
+        return Element(16, True, half_float="bf16")
     if isinstance(type_, Float16Type):
-        return Element(16, False, half_float="f16")
+        return Element(16, True, half_float="f16")
     return None
 
 

@@ -101,7 +101,16 @@ def _widest_bits(program: ElementwiseProgram) -> int:
     ]
     if any(op.name == "arith.remf" for op in program.ops):
         widths.append(64)  # f32 fmod runs in f64
+    if any(_converts_half_float(op, program.anchor) for op in program.ops):
+        widths.append(32)  # 16-bit floats convert through f32
     return max(widths, default=8)
+
+
+def _converts_half_float(op: Operation, anchor: Operation) -> bool:
+    """Whether `op` is a conversion from or to f16/bf16 (which goes through f32)."""
+    if op.name not in _CONVERSIONS:
+        return False
+    return any(_element(value, anchor).half_float for value in (*op.operands, *op.results))
 
 
 @dataclass
@@ -156,6 +165,8 @@ _FLOAT_BINARY: dict[str, tuple[str, bool, str | None]] = {
     "arith.minnumf": ("vfmin", True, None),
     "math.copysign": ("vfsgnj", False, None),
 }
+_CONVERSIONS = ("arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf",
+                "arith.truncf")  # fmt: skip
 _DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui")
 _SHIFTS = ("arith.shli", "arith.shrsi", "arith.shrui")
 _MASK_LOGIC = {"arith.andi": "vmand.mm", "arith.ori": "vmor.mm", "arith.xori": "vmxor.mm",
@@ -280,7 +291,7 @@ class _ElementwiseLowering:
                 (register,) = scope.enter_context(asm.ints(1))
                 self._materialize_bits(register, source)
                 self.hoisted_x[value] = register
-            if source.element.is_float and len(asm.float_pool.free) > 6:
+            if source.element.fpu and len(asm.float_pool.free) > 6:
                 (fregister,) = scope.enter_context(asm.floats(1))
                 self._materialize_float(fregister, value, source)
                 self.hoisted_f[value] = fregister
@@ -794,14 +805,10 @@ class _ElementwiseLowering:
             self._sew(result_element.bits)
             self.asm.emit("vmv.v.v", self._result(op), source.register)
             return
-        if name in ("arith.extf", "arith.truncf"):
+        if source_element.is_float and result_element.is_float:
             return self._float_resize(op, source_element, result_element)
         if source_element.is_mask:
-            mask, result = self._v(source_value), self._result(op)
-            self._from_mask(mask, -1 if signed else 1, result_element.bits, result)
-            if result_element.is_float:
-                self.asm.emit("vfcvt.f.x.v", result, result)
-            return
+            return self._from_mask_cast(op, result_element, signed)
         if result_element.is_mask:
             if source_element.is_float:
                 raise CompileError(op, "float to i1 conversion")
@@ -811,17 +818,32 @@ class _ElementwiseLowering:
             self.asm.emit("vand.vi", low_bit, source.register, 1)
             self.asm.emit("vmsne.vi", self._result(op), low_bit, 0)
             return
-        source = self._v(source_value)
+        source = self._v(source_value).register
         if not source_element.is_float and not result_element.is_float:
-            self._int_resize(
-                source.register, source_element.bits, result_element.bits, signed, self._result(op)
-            )
+            self._int_resize(source, source_element.bits, result_element.bits, signed, self._result(op))
+        elif result_element.half_float:
+            single = self._int_to_f32_round_to_odd(source, source_element.bits, signed)
+            self._f32_to_half(single, result_element.half_float, self._result(op))
         elif not source_element.is_float:
-            self._int_to_float(op, source.register, source_element.bits, result_element.bits, signed)
-        elif not result_element.is_float:
-            self._float_to_int(op, source.register, source_element.bits, result_element.bits, signed)
+            self._int_to_float(op, source, source_element.bits, result_element.bits, signed)
+        elif source_element.half_float:
+            single = self._half_to_f32(source, source_element.half_float)
+            self._float_to_int(op, single, 32, result_element.bits, signed)
         else:
-            raise CompileError(op, f"cast from {source_value.type} to {result_value.type}")
+            self._float_to_int(op, source, source_element.bits, result_element.bits, signed)
+
+    def _from_mask_cast(self, op: Operation, result_element: Element, signed: bool) -> None:
+        """i1 to an integer or float: true is -1 signed and 1 unsigned, false is 0."""
+        mask, true_value = self._v(op.operands[0]), -1 if signed else 1
+        if not result_element.is_float:
+            self._from_mask(mask, true_value, result_element.bits, self._result(op))
+            return
+        bits = 32 if result_element.half_float else result_element.bits
+        number = self._temp() if result_element.half_float else self._result(op)
+        self._from_mask(mask, true_value, bits, number)
+        self.asm.emit("vfcvt.f.x.v", number, number)
+        if result_element.half_float:
+            self._f32_to_half(number, result_element.half_float, self._result(op))
 
     def _int_to_float(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
         x = "x" if signed else "xu"
@@ -833,6 +855,36 @@ class _ElementwiseLowering:
         widened = self._int_resize(source, from_bits, to_bits, signed)
         self._sew(to_bits)
         self.asm.emit(f"vfcvt.f.{x}.v", self._result(op), widened)
+
+    def _int_to_f32_round_to_odd(self, source: str, from_bits: int, signed: bool) -> str:
+        """An integer as f32 rounded to odd (a temporary at SEW 32).
+
+        Rounding to odd first and to nearest even second rounds once: f32
+        keeps more than two bits beyond a 16-bit float's mantissa.  Integers
+        of 16 bits or fewer convert exactly; wider ones are truncated (frm =
+        RTZ), converted back and, where that lost bits, get the sticky low bit.
+        """
+        x = "x" if signed else "xu"
+        single = self._temp()
+        if from_bits <= 16:
+            widened = self._int_resize(source, from_bits, 32, signed)
+            self._sew(32)
+            self.asm.emit(f"vfcvt.f.{x}.v", single, widened)
+            return single
+        back = self._temp()
+        self._sew(32)
+        if from_bits == 32:
+            self._toward_zero(f"vfcvt.f.{x}.v", single, source)
+            self.asm.emit(f"vfcvt.{x}.f.v", back, single)
+        else:
+            self._toward_zero(f"vfncvt.f.{x}.w", single, source)
+            self.asm.emit(f"vfwcvt.{x}.f.v", back, single)
+            self._sew(64)
+        self.asm.emit("vmsne.vv", "v0", back, source)
+        self._clobber_v0()
+        self._sew(32)
+        self.asm.emit("vor.vi", single, single, 1, "v0.t")
+        return single
 
     def _float_to_int(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
         """Truncate, saturating (RVV does); NaN gives 0, as in the interpreters."""
@@ -855,47 +907,174 @@ class _ElementwiseLowering:
             self._sew(from_bits)
             self._toward_zero(f"vfcvt.{x}.f.v", self._result(op), source)
         else:
-            half = self._temp()
-            self._sew(from_bits // 2)
+            # Narrow to half the width (saturating), then clamp to the result's range.
+            half, bits = self._temp(), from_bits // 2
+            self._sew(bits)
             self._toward_zero(f"vfncvt.{x}.f.w", half, source)
-            self._int_resize(half, from_bits // 2, to_bits, signed, self._result(op))
+            if to_bits < bits:
+                bound = self._int_temp()
+                if signed:
+                    self.asm.li(bound, (1 << (to_bits - 1)) - 1)
+                    self.asm.emit("vmin.vx", half, half, bound)
+                    self.asm.li(bound, -(1 << (to_bits - 1)))
+                    self.asm.emit("vmax.vx", half, half, bound)
+                else:
+                    self.asm.li(bound, (1 << to_bits) - 1)
+                    self.asm.emit("vminu.vx", half, half, bound)
+            self._int_resize(half, bits, to_bits, signed, self._result(op))
 
     def _float_resize(self, op: Operation, source_element: Element, result_element: Element) -> None:
-        source = self._v(op.operands[0]).register
-        if source_element.half_float == "bf16" and result_element.bits == 32:
-            result = self._result(op)
+        """extf/truncf between any two of f16, bf16, f32 and f64, each rounding once.
+
+        16-bit floats pass through f32 (exact when widening); f64 narrows to
+        a 16-bit float through f32 rounded to odd, so the result is rounded once.
+        """
+        source, source_bits = self._v(op.operands[0]).register, source_element.bits
+        if source_element.half_float:
+            source, source_bits = self._half_to_f32(source, source_element.half_float), 32
+        if result_element.half_float:
+            if source_bits == 64:
+                source = self._f64_to_f32_round_to_odd(source)
+            return self._f32_to_half(source, result_element.half_float, self._result(op))
+        if result_element.bits == source_bits:
             self._sew(32)
-            self.asm.emit("vzext.vf2", result, source)
-            self.asm.emit("vsll.vi", result, result, 16)
-        elif result_element.half_float == "bf16" and source_element.bits == 32:
-            self._f32_to_bf16(op, source)
-        elif source_element.half_float or result_element.half_float:
-            raise CompileError(op, "f16 conversion needs Zvfh, which the target lacks")
-        elif result_element.bits == 2 * source_element.bits:
-            self._sew(source_element.bits)
+            self.asm.emit("vmv.v.v", self._result(op), source)
+        elif result_element.bits == 2 * source_bits:
+            self._sew(source_bits)
             self.asm.emit("vfwcvt.f.f.v", self._result(op), source)
-        elif 2 * result_element.bits == source_element.bits:
+        else:
             self._sew(result_element.bits)
             self.asm.emit("vfncvt.f.f.w", self._result(op), source)
-        else:
-            raise CompileError(op, f"float conversion {source_element} to {result_element}")
 
-    def _f32_to_bf16(self, op: Operation, source: str) -> None:
-        """Round to nearest even on the bits: x + 0x7fff + ((x >> 16) & 1), top half; NaN stays quiet NaN."""
+    def _f64_to_f32_round_to_odd(self, source: str) -> str:
+        """An f64 as f32 rounded to odd, in a temporary; a NaN keeps its sign and top payload
+        (quieted, as numpy's f64 to f32 does), where RVV would give the canonical NaN."""
+        asm = self.asm
+        single, nan, constant = self._temp(), self._temp(), self._int_temp()
         self._sew(32)
-        rounding, constant = self._temp(), self._int_temp()
-        self.asm.emit("vsrl.vi", rounding, source, 16)
-        self.asm.emit("vand.vi", rounding, rounding, 1)
-        self.asm.li(constant, 0x7FFF)
-        self.asm.emit("vadd.vx", rounding, rounding, constant)
-        self.asm.emit("vadd.vv", rounding, rounding, source)
-        self.asm.emit("vmfne.vv", "v0", source, source)
+        asm.emit("vfncvt.rod.f.f.w", single, source)
+        asm.emit("vnsrl.wi", nan, source, 29)
+        asm.li(constant, 0x7FFFFF)
+        asm.emit("vand.vx", nan, nan, constant)
+        asm.li(constant, 0x7FC00000)
+        asm.emit("vor.vx", nan, nan, constant)
+        sign = self._temp()
+        asm.li(constant, 63)
+        asm.emit("vnsrl.wx", sign, source, constant)
+        asm.emit("vsll.vi", sign, sign, 31)
+        asm.emit("vor.vv", nan, nan, sign)
+        self._sew(64)
+        asm.emit("vmfne.vv", "v0", source, source)
         self._clobber_v0()
-        result = self._result(op)
+        self._sew(32)
+        asm.emit("vmerge.vvm", single, single, nan, "v0")
+        return single
+
+    def _half_to_f32(self, source: str, kind: str) -> str:
+        """A 16-bit float widened to f32 (exactly), in a temporary at SEW 32.
+
+        bf16 is the top half of an f32.  f16 moves its exponent and mantissa
+        into place and multiplies by 2^112, which rebiases normal numbers and
+        normalises subnormal ones exactly; inf and NaN (payload kept, as
+        numpy does) are set apart, and the sign is put back.
+        """
+        single = self._temp()
+        self._sew(32)
+        self.asm.emit("vzext.vf2", single, source)
+        if kind == "bf16":
+            self.asm.emit("vsll.vi", single, single, 16)
+            return single
+        sign, constant = self._temp(), self._int_temp()
+        self.asm.li(constant, 0x8000)
+        self.asm.emit("vand.vx", sign, single, constant)
+        self.asm.emit("vxor.vv", single, single, sign)
+        self.asm.emit("vsll.vi", sign, sign, 16)
+        self.asm.li(constant, 0x7C00)
+        self.asm.emit("vmsgeu.vx", "v0", single, constant)
+        self._clobber_v0()
+        self.asm.emit("vsll.vi", single, single, 13)
+        self.asm.emit("vfmul.vf", single, single, self._float_constant(2.0**112, 32))
+        self.asm.li(constant, 0x7F800000)
+        self.asm.emit("vor.vx", single, single, constant, "v0.t")
+        self.asm.emit("vor.vv", single, single, sign)
+        return single
+
+    def _f32_to_half(self, source: str, kind: str, dest: str) -> None:
+        """An f32 rounded to the nearest even 16-bit float, into `dest` (SEW 16).
+
+        On the bits: bf16 adds 0x7fff plus the kept low bit and keeps the
+        top half (NaN becomes the quiet NaN).  f16 rebiases normal results
+        the same way, rounds subnormal ones by adding 0.5 on the FPU (whose
+        ulp is then f16's smallest subnormal), saturates to infinity from
+        65536 on (the rounding carries smaller values there itself), and
+        keeps a NaN's top payload bits, never turning it into an infinity,
+        as numpy does.
+        """
+        if kind == "bf16":
+            return self._f32_to_bf16(source, dest)
+        asm = self.asm
+        magnitude, rounded, subnormal, constant = self._temp(), self._temp(), self._temp(), self._int_temp()
+        self._sew(32)
+        asm.emit("vsll.vi", magnitude, source, 1)
+        asm.emit("vsrl.vi", magnitude, magnitude, 1)
+        asm.emit("vsrl.vi", rounded, magnitude, 13)
+        asm.emit("vand.vi", rounded, rounded, 1)
+        asm.li(constant, 0xFFF - 0x38000000)
+        asm.emit("vadd.vx", rounded, rounded, constant)
+        asm.emit("vadd.vv", rounded, rounded, magnitude)
+        asm.emit("vsrl.vi", rounded, rounded, 13)
+        asm.emit("vfadd.vf", subnormal, magnitude, self._float_constant(0.5, 32))
+        asm.li(constant, 0x3F000000)
+        asm.emit("vsub.vx", subnormal, subnormal, constant)
+        asm.li(constant, 0x38800000)
+        asm.emit("vmsltu.vx", "v0", magnitude, constant)
+        asm.emit("vmerge.vvm", rounded, rounded, subnormal, "v0")
+        asm.li(constant, 0x47800000)
+        asm.emit("vmsgeu.vx", "v0", magnitude, constant)
+        asm.li(constant, 0x7C00)
+        asm.emit("vmerge.vxm", rounded, rounded, constant, "v0")
+        nan = subnormal
+        asm.emit("vsrl.vi", nan, magnitude, 13)
+        asm.li(constant, 0x3FF)
+        asm.emit("vand.vx", nan, nan, constant)
+        asm.li(constant, 1)
+        asm.emit("vmaxu.vx", nan, nan, constant)
+        asm.li(constant, 0x7C00)
+        asm.emit("vor.vx", nan, nan, constant)
+        asm.emit("vmfne.vv", "v0", source, source)
+        self._clobber_v0()
+        asm.emit("vmerge.vvm", rounded, rounded, nan, "v0")
+        asm.emit("vsrl.vi", magnitude, source, 16)
+        asm.li(constant, 0x8000)
+        asm.emit("vand.vx", magnitude, magnitude, constant)
+        asm.emit("vor.vv", rounded, rounded, magnitude)
         self._sew(16)
-        self.asm.emit("vnsrl.wi", result, rounding, 16)
-        self.asm.li(constant, 0x7FC0)
-        self.asm.emit("vmerge.vxm", result, result, constant, "v0")
+        asm.emit("vnsrl.wi", dest, rounded, 0)
+
+    def _f32_to_bf16(self, source: str, dest: str) -> None:
+        """Round to nearest even on the bits: x + 0x7fff + ((x >> 16) & 1), top half.
+
+        A NaN becomes the quiet NaN with its sign, as ml_dtypes makes it.
+        """
+        asm = self.asm
+        self._sew(32)
+        rounding, nan, constant = self._temp(), self._temp(), self._int_temp()
+        asm.emit("vsrl.vi", rounding, source, 16)
+        asm.emit("vand.vi", rounding, rounding, 1)
+        asm.li(constant, 0x7FFF)
+        asm.emit("vadd.vx", rounding, rounding, constant)
+        asm.emit("vadd.vv", rounding, rounding, source)
+        asm.emit("vsrl.vi", rounding, rounding, 16)
+        asm.emit("vsrl.vi", nan, source, 16)
+        asm.li(constant, 0x8000)
+        asm.emit("vand.vx", nan, nan, constant)
+        asm.li(constant, 0x7FC0)
+        asm.emit("vor.vx", nan, nan, constant)
+        asm.emit("vmfne.vv", "v0", source, source)
+        self._clobber_v0()
+        asm.emit("vmerge.vvm", rounding, rounding, nan, "v0")
+        self._sew(16)
+        asm.emit("vnsrl.wi", dest, rounding, 0)
 
     def _multiply_extended(self, op: Operation) -> None:
         """Low and high halves of the double-width product."""

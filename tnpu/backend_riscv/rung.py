@@ -1,7 +1,8 @@
 """The `qemu` rung of `tnpu run --exec qemu`: compile to RVV, run under qemu-riscv64.
 
 The kernel goes through `tnpu-to-tile` (and `expand-math`, which rewrites
-the math functions RVV lacks), then `backend_riscv`; the ELF runs at every
+the math functions RVV lacks, and `widen-half-floats`, since it has no
+16-bit float arithmetic), then `backend_riscv`; the ELF runs at every
 VLEN in `vlens`.  The code is vector-length agnostic, and floating-point
 reductions are ordered, so every VLEN must give the same bits: a
 difference is reported as an error of this rung, not averaged away.
@@ -21,6 +22,7 @@ from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution import tile_rung
 from tnpu.execution.case import TensorArg
 from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
+from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 from tnpu.registry import ALL_PASSES
 
 DEFAULT_VLENS = (128, 256, 512)
@@ -43,6 +45,7 @@ def lower_to_tile(module: ModuleOp) -> ModuleOp:
     if "expand-math" in ALL_PASSES:
         expand = ALL_PASSES["expand-math"]()
         expand(native=NATIVE_MATH).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
+    WidenHalfFloatsPass().apply(tnpu_context(), lowered)
     return lowered
 
 

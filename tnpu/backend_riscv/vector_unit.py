@@ -344,7 +344,7 @@ def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
     element = acc.element
     bf16_operands = lhs.element.half_float == rhs.element.half_float == "bf16"
     same_type = lhs.element == rhs.element == element
-    if not element.is_float or not (same_type or (bf16_operands and element.bits == 32)):
+    if not element.fpu or not (same_type or (bf16_operands and element.bits == 32)):
         raise CompileError(
             op, f"matmul of {op.lhs.type} and {op.rhs.type} into {op.acc.type}: "
             "only f32/f64 operands of the accumulator's type, or bf16 into f32, are lowered"

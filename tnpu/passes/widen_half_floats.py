@@ -1,0 +1,119 @@
+"""The `widen-half-floats` pass: f16/bf16 arithmetic computed in a wider float.
+
+A target without Zvfh/Zvfbfmin (RV64GCV as qemu 7.2 runs it) has no
+16-bit float instructions.  This pass rewrites each arithmetic op on f16 or
+bf16 values as the same op on f32 (`arith.extf` of the operands, the op,
+`arith.truncf` of a float result), so the backend only meets 16-bit floats
+in loads, stores and conversions.
+
+Why the answer does not change: +, -, ×, ÷ and square root computed in f32
+and rounded to f16 or bf16 give the correctly rounded result, because f32
+carries at least 2p + 2 bits for their p-bit mantissa (p = 11, 8): the
+second rounding is innocuous.  min, max, negation, absolute value,
+copysign, the roundings to integral values, fmod and comparisons are exact
+in any precision.  `math.fma` of f16 runs in f64: its product is exact
+there, and where the f64 sum rounds at all the discarded part lies far
+below f16's rounding point, so rounding to f16 again gives the once-rounded
+result.
+
+Refuses `math.fma` on bf16 (f64 does not hold the sum of a bf16 product
+and a tiny addend exactly, and no wider type rounds once), naming the op.
+Leaves constants, `select`, bitcasts and conversions (the backend does
+those on the bits) and every op on other types untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith as xdsl_arith
+from xdsl.dialects import math
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from tnpu.diagnostics import CompileError
+from tnpu.dialects import arith
+from tnpu.dialects.arith import element_or_self, same_shape_as
+
+EXACT_IN_F32: tuple[type[Operation], ...] = (
+    xdsl_arith.AddfOp, xdsl_arith.SubfOp, xdsl_arith.MulfOp, xdsl_arith.DivfOp,
+    xdsl_arith.NegfOp, xdsl_arith.MaximumfOp, xdsl_arith.MinimumfOp, xdsl_arith.MaxnumfOp,
+    xdsl_arith.MinnumfOp, arith.RemFOp, arith.CmpfOp, xdsl_arith.CmpfOp, math.SqrtOp,
+    math.AbsFOp, math.CopySignOp, math.FloorOp, math.CeilOp, math.RoundOp, math.RoundEvenOp,
+    math.TruncOp,
+)  # fmt: skip
+"""Ops whose f16/bf16 result is the f32 result rounded once more (see the module docstring)."""
+
+
+def is_half_float(type_: Attribute) -> bool:
+    """f16 or bf16, as a scalar or the element of a tensor."""
+    return isinstance(element_or_self(type_), Float16Type | BFloat16Type)
+
+
+class ComputeHalfFloatsWider(RewritePattern):
+    """`op` on f16/bf16 values → extf operands, `op` on f32 (f64 for fma), truncf results."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not any(is_half_float(v.type) for v in (*op.operands, *op.results)):
+            return
+        if isinstance(op, math.FmaOp):
+            if isinstance(element_or_self(op.result.type), BFloat16Type):
+                raise CompileError(op, "bf16 fma has no once-rounded expansion without bf16 FMA hardware")
+            wide: Attribute = Float64Type()
+        elif isinstance(op, EXACT_IN_F32):
+            wide = Float32Type()
+        else:
+            return
+        operands = [self._widened(value, wide, op, rewriter) for value in op.operands]
+        result_types = [
+            same_shape_as(r.type, wide) if is_half_float(r.type) else r.type for r in op.results
+        ]
+        wider = type(op).create(
+            operands=operands,
+            result_types=result_types,
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        wider.location = op.location
+        rewriter.insert(wider)
+        replacements: list[SSAValue] = []
+        for old, new in zip(op.results, wider.results):
+            if is_half_float(old.type):
+                narrow = xdsl_arith.TruncFOp(new, old.type)
+                narrow.location = op.location
+                rewriter.insert(narrow)
+                new = narrow.result
+            replacements.append(new)
+        rewriter.replace(op, [], replacements)
+
+    @staticmethod
+    def _widened(
+        value: SSAValue, wide: Attribute, op: Operation, rewriter: PatternRewriter
+    ) -> SSAValue:
+        if not is_half_float(value.type):
+            return value
+        extend = xdsl_arith.ExtFOp(value, same_shape_as(value.type, wide))
+        extend.location = op.location
+        rewriter.insert(extend)
+        return extend.result
+
+
+@dataclass(frozen=True)
+class WidenHalfFloatsPass(ModulePass):
+    """Compute f16/bf16 arithmetic in f32 (fma in f64), rounding each result back once.
+
+    For targets without 16-bit float arithmetic; results are bit-identical
+    to computing in the 16-bit type (see the module docstring for why).
+    """
+
+    name = "widen-half-floats"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(ComputeHalfFloatsWider(), apply_recursively=False).rewrite_module(op)
