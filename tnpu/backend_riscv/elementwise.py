@@ -305,7 +305,9 @@ class _ElementwiseLowering:
 
     def _release_dead(self, op: Operation, index: int) -> None:
         self._release_temps()
-        for operand in set(op.operands):
+        # In operand order: a set of SSA values iterates in address order, and
+        # the order registers are freed in decides which the next value gets.
+        for operand in dict.fromkeys(op.operands):
             if self.last_use.get(operand) == index:
                 self._drop(operand)
         for result in op.results:
