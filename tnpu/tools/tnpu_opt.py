@@ -22,7 +22,7 @@ from typing import IO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tnpu import __version__
@@ -87,9 +87,13 @@ class TnpuOptMain(xDSLOptMain):
                 Printer(stream=sys.stdout).print_op(module)
                 print("\n\n")
 
-        self.pipeline = PassPipeline.parse_spec(
-            self.available_passes, self.args.passes, verify_between
-        )
+        try:
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, verify_between
+            )
+        except (ValueError, ArgSpecParseError) as error:  # bad -p syntax, pass or option
+            print(f"tnpu-opt: error: {one_line(error)}", file=sys.stderr)
+            raise SystemExit(1) from None
 
     def run(self) -> None:
         chunks, extension = self.prepare_input()
