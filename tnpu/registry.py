@@ -81,10 +81,24 @@ def _tnpu_to_tile() -> type[ModulePass]:
     return TnpuToTilePipeline
 
 
+def _tnpu_to_rvv() -> type[ModulePass]:
+    from tnpu.compiler.tnpu_to_rvv import TnpuToRvvPipeline
+
+    return TnpuToRvvPipeline
+
+
+def _tnpu_to_npu() -> type[ModulePass]:
+    from tnpu.compiler.tnpu_to_npu import TnpuToNpuPipeline
+
+    return TnpuToNpuPipeline
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "ttir-to-tile": _ttir_to_tile,
     "fuse-tile-maps": _fuse_tile_maps,
     "tnpu-to-tile": _tnpu_to_tile,
+    "tnpu-to-rvv": _tnpu_to_rvv,
+    "tnpu-to-npu": _tnpu_to_npu,
     "strip-gpu-only": _strip_gpu_only,
     "lower-libdevice": _lower_libdevice,
     "expand-math": _expand_math,

@@ -1,8 +1,9 @@
 """The `qemu` rung of `tnpu run --exec qemu`: compile to RVV, run under qemu-riscv64.
 
-The kernel goes through `tnpu-to-tile` (and `expand-math`, which rewrites
-the math functions RVV lacks, and `widen-half-floats`, since it has no
-16-bit float arithmetic), then `backend_riscv`; the ELF runs at every
+The kernel goes through `tnpu-to-tile`, then the RISC-V target's steps
+(`RVV_STEPS`, as in `tnpu-to-rvv`: `expand-math`, which rewrites the math
+functions RVV lacks, and `widen-half-floats`, since it has no 16-bit float
+arithmetic), then `backend_riscv`; the ELF runs at every
 VLEN in `vlens`.  The code is vector-length agnostic, and floating-point
 reductions are ordered, so every VLEN must give the same bits: a
 difference is reported as an error of this rung, not averaged away.
@@ -17,18 +18,14 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tnpu.backend_riscv.codegen import CompiledKernel, compile_module
 from tnpu.backend_riscv.launch import KernelSpec, LaunchError, launch
+from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
 from tnpu.context import tnpu_context
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution import tile_rung
 from tnpu.execution.case import TensorArg
 from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
-from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
-from tnpu.registry import ALL_PASSES
 
 DEFAULT_VLENS = (128, 256, 512)
-NATIVE_MATH = ("sqrt", "absf", "absi", "fma", "floor", "ceil", "round", "roundeven", "trunc",
-               "copysign", "rsqrt")  # fmt: skip
-"""math ops backend_riscv lowers itself (RVV instructions or short exact sequences)."""
 
 
 def configured_vlens() -> tuple[int, ...]:
@@ -42,10 +39,8 @@ def configured_vlens() -> tuple[int, ...]:
 def lower_to_tile(module: ModuleOp) -> ModuleOp:
     """A copy of an imported TTIR module, lowered to fused tile IR for this target."""
     lowered = tile_rung.lower_to_tile(module)
-    if "expand-math" in ALL_PASSES:
-        expand = ALL_PASSES["expand-math"]()
-        expand(native=NATIVE_MATH).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
-    WidenHalfFloatsPass().apply(tnpu_context(), lowered)
+    for step in RVV_STEPS:
+        step.apply(tnpu_context(), lowered)
     return lowered
 
 

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 
+from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
 from tnpu.context import tnpu_context
 from tnpu.dialects import tile
 from tnpu.execution.case import Case, TensorArg
 from tnpu.execution.tile_rung import lower_to_tile, tile_kernel
-from tnpu.registry import ALL_PASSES
 from tnpu.timing.cost_model import TileCostModel
 from tnpu.timing.launch import BoundLaunch, Launch, LaunchBinder
 from tnpu.timing.npu_config import NPUConfig
@@ -67,10 +67,11 @@ def time_sequence(
 
 
 def lower_for_npu(module: ModuleOp, npu: NPUConfig) -> ModuleOp:
-    """A copy of an imported TTIR module lowered to tile IR, math expanded for `npu`."""
+    """A copy of an imported TTIR module lowered to tile IR, math expanded for `npu`
+    (the steps of `tnpu-to-npu`)."""
     lowered = lower_to_tile(module)
-    native = tuple(name.removeprefix("math.") for name in npu.vpu_native_math_ops)
-    ALL_PASSES["expand-math"]()(native=native).apply(tnpu_context(), lowered)  # type: ignore[call-arg]
+    for step in npu_steps(native_math(npu)):
+        step.apply(tnpu_context(), lowered)
     return lowered
 
 

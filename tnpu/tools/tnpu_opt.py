@@ -43,8 +43,10 @@ examples:
   tnpu-opt kernel.ttir --print-op-generic     ... in the generic MLIR form
   tnpu-opt kernel.ttir -p strip-gpu-only      run a pass
   tnpu-opt kernel.ttir -p tnpu-to-tile        the whole pipeline to the tile dialect
-  tnpu-opt kernel.ttir -p tnpu-to-tile -t tnpu-riscv-asm
-                                              ... and write RISC-V assembly
+  tnpu-opt kernel.ttir -p tnpu-to-rvv -t tnpu-riscv-asm
+                                              the RISC-V assembly tnpu run --exec qemu runs
+  tnpu-opt kernel.ttir -p 'tnpu-to-npu{config=tpuv3}'
+                                              the tile IR the timer reads for tpuv3
 """
 
 

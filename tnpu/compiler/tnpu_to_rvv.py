@@ -1,0 +1,36 @@
+"""`tnpu-to-rvv`: TTIR to the tile IR the RISC-V backend compiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from tnpu.backend_riscv.target import NATIVE_MATH
+from tnpu.lowering.pipeline import TnpuToTilePipeline
+from tnpu.passes.expand_math import ExpandMathPass
+from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
+
+RVV_STEPS: tuple[ModulePass, ...] = (ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass())
+"""What the RISC-V target needs after tnpu-to-tile: the math ops RVV lacks expanded,
+and 16-bit float arithmetic computed in f32 (RVV here has none)."""
+
+
+@dataclass(frozen=True)
+class TnpuToRvvPipeline(ModulePass):
+    """TTIR to tile IR for RISC-V: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats.
+
+    `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the code `tnpu run --exec qemu`
+    runs; the `qemu` rung applies the same steps (`RVV_STEPS`).
+    Refuses what its steps refuse: a kernel tnpu-to-tile cannot lower, a
+    math op RVV lacks that expand-math cannot expand.
+    """
+
+    name = "tnpu-to-rvv"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        TnpuToTilePipeline().apply(ctx, op)
+        for step in RVV_STEPS:
+            step.apply(ctx, op)
