@@ -2,8 +2,8 @@
 
 For every corpus kernel, times (median of --repeat runs, each from the text):
 
-* tnpu: import + verify, then `tnpu-to-tile` (strip-gpu-only, lower-libdevice,
-  ttir-to-tile, fuse-tile-maps, cse, dce);
+* tnpu: `compile_ttir` from the text: import + verify, then `tnpu-to-tile`
+  (strip-gpu-only, lower-libdevice, ttir-to-tile, fuse-tile-maps, cse, dce);
 * Triton: parse + Triton's own CUDA lowering `make_ttgir` + `make_llir`
   (the stages after TTIR, for sm_80), in C++.
 
@@ -28,18 +28,15 @@ os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 from xdsl.utils.exceptions import DiagnosticException  # noqa: E402
 
-from tnpu.context import tnpu_context  # noqa: E402
+from tnpu.compiler.kernel import compile_ttir  # noqa: E402
 from tnpu.diagnostics import one_line  # noqa: E402
-from tnpu.lowering.pipeline import TnpuToTilePipeline  # noqa: E402
-from tnpu.ttir_import import import_ttir  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent / "test" / "fixtures" / "corpus" / "inductor"
 
 
 def time_tnpu(text: str, name: str) -> float:
     start = time.perf_counter()
-    module = import_ttir(text, name)
-    TnpuToTilePipeline().apply(tnpu_context(), module)
+    compile_ttir(text, source=name)
     return time.perf_counter() - start
 
 

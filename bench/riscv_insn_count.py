@@ -6,7 +6,7 @@ For three corpus kernels (elementwise add, a row-sum reduction, a matmul)
 it counts the instructions qemu-riscv64 retires (the TCG plugin in
 `tnpu/backend_riscv/insn_count`) for
 
-* tnpu: the kernel through tnpu-to-tile and backend_riscv, launched over
+* tnpu: the kernel through tnpu-to-rvv and backend_riscv, launched over
   its grid, minus the same ELF launched over an empty grid (so the
   runtime's start-up and file I/O are not counted);
 * gcc: the same computation as a plain C loop nest compiled with
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tnpu.backend_riscv.insn_count import counting_plugin, parse_count  # noqa: E402
-from tnpu.backend_riscv.launch import CROSS_GCC, KernelSpec, launch, qemu_command  # noqa: E402
-from tnpu.backend_riscv.rung import compile_for_case  # noqa: E402
+from tnpu.backend_riscv.launch import CROSS_GCC, KernelSpec, qemu_command  # noqa: E402
+from tnpu.compiler.kernel import compile_ttir  # noqa: E402
 from tnpu.execution.case import TensorArg, load_case  # noqa: E402
 from tnpu.execution.inputs import generate_inputs  # noqa: E402
 from tnpu.interpreters.kernel import kernel_function  # noqa: E402
@@ -109,7 +109,7 @@ def tnpu_instructions(benchmark: Benchmark, vlen: int) -> int:
     case = load_case(CORPUS / benchmark.case)
     module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))  # type: ignore[union-attr]
     inputs = generate_inputs(case, kernel_function(module, case.kernel_name))
-    kernel = compile_for_case(module, case.kernel_name)
+    kernel = compile_ttir(module, case.kernel_name).rvv
     arguments, storages = [], []
     for name, arg in case.args.items():
         if isinstance(arg, TensorArg):
@@ -120,8 +120,8 @@ def tnpu_instructions(benchmark: Benchmark, vlen: int) -> int:
             storages.append(None)
     counts = []
     for grid in (case.grid, (0, 1, 1)):
-        spec = KernelSpec.describe(kernel, grid, arguments)
-        counts.append(launch(kernel, spec, storages, vlen=vlen, count_instructions=True).instructions)
+        spec = KernelSpec.describe(kernel.code, grid, arguments)
+        counts.append(kernel.launch(spec, storages, vlen=vlen, count_instructions=True).instructions)
     return counts[0] - counts[1]  # type: ignore[operator]
 
 

@@ -17,12 +17,10 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.execution.case import load_case
-from tnpu.execution.tile_rung import tile_kernel
+from tnpu.compiler.kernel import compile_ttir
+from tnpu.execution.case import case_launch, load_case
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.timing.simulator import SimulationOptions
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu
-from tnpu.ttir_import import import_ttir
 
 CORPUS = Path(__file__).resolve().parent.parent / "test" / "fixtures" / "corpus" / "inductor"
 PRESETS = ("tpuv3", "tpuv6e")
@@ -48,14 +46,13 @@ def main() -> None:
         if args.only and args.only not in directory.name:
             continue
         case = load_case(directory)
-        module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
         try:
-            kernel = tile_kernel(lower_for_npu(module, npus[0]), case.kernel_name)
+            kernel = compile_ttir(case.ttir_path.read_text(), case.kernel_name, source=str(case.ttir_path))
+            timers = [kernel.timer(npu) for npu in npus]
         except DiagnosticException:
             continue
         line = f"{directory.name[:60]:<60}"
-        for npu in npus:
-            timer = KernelTimer(kernel, npu)
+        for npu, timer in zip(npus, timers):
             report = timer.time(case_launch(case))
             slow = timer.time(case_launch(case), SYNCHRONOUS)
             ratio = report.roofline_ratio or 1.0

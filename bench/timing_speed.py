@@ -2,7 +2,8 @@
 
 Part 1, every corpus kernel the lowering accepts (on --config).  Each of
 --repeat rounds runs the whole pipeline from the TTIR text, timing each
-stage: compile = import + `lower_for_npu` + the `KernelTimer` (its TOG and
+stage: compile = import + lower (`compile_ttir`, then `Kernel.npu_tile`:
+tnpu-to-npu's steps) + the `KernelTimer` (`Kernel.timer`: its TOG and
 launch binder); re-time = bind the case's launch + simulate it (with the
 steady-state fast-forward).  Event-by-event simulation is timed too.  A
 kernel's figure per stage is its median over the rounds; both sides of
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,12 +39,12 @@ sys.path.insert(0, str(ROOT / "test" / "timing"))
 
 from timing_kernels import matmul, parse_kernel, vector_add, vector_add_launch  # noqa: E402
 
-from tnpu.execution.case import Case, load_case  # noqa: E402
-from tnpu.execution.tile_rung import tile_kernel  # noqa: E402
+from tnpu.compiler.kernel import Kernel, compile_ttir  # noqa: E402
+from tnpu.execution.case import Case, case_launch, load_case  # noqa: E402
 from tnpu.timing.launch import Launch  # noqa: E402
 from tnpu.timing.npu_config import NPUConfig, load_npu_config  # noqa: E402
 from tnpu.timing.simulator import SimulationOptions, Simulator  # noqa: E402
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu  # noqa: E402
+from tnpu.timing.timer import KernelTimer  # noqa: E402
 from tnpu.ttir_import import import_ttir  # noqa: E402
 
 CORPUS = ROOT / "test" / "fixtures" / "corpus" / "inductor"
@@ -78,6 +80,13 @@ class KernelTimes:
         return self.stages["bind"] + self.stages["simulate"]
 
 
+def lower(module: ModuleOp, case: Case, npu: NPUConfig) -> Kernel:
+    """The case's kernel with its tile IR for `npu` built (tnpu-to-tile, then the NPU's steps)."""
+    kernel = compile_ttir(module, case.kernel_name)
+    kernel.npu_tile(npu)
+    return kernel
+
+
 def time_rounds(name: str, case: Case, npu: NPUConfig, repeat: int) -> KernelTimes:
     """The pipeline from the TTIR text, `repeat` times; DiagnosticException if refused."""
     text = case.ttir_path.read_text()
@@ -86,10 +95,8 @@ def time_rounds(name: str, case: Case, npu: NPUConfig, repeat: int) -> KernelTim
     for _ in range(repeat):
         measured: dict[str, float] = {}
         measured["import"], module = seconds(lambda: import_ttir(text, str(case.ttir_path)))
-        measured["lower"], lowered = seconds(lambda: lower_for_npu(module, npu))
-        measured["tog"], timer = seconds(
-            lambda: KernelTimer(tile_kernel(lowered, case.kernel_name), npu)
-        )
+        measured["lower"], kernel = seconds(lambda: lower(module, case, npu))
+        measured["tog"], timer = seconds(lambda: kernel.timer(npu))
         measured["bind"], bound = seconds(lambda: timer.bind(launch))
         measured["simulate"], fast = seconds(lambda: Simulator(npu).run(bound))
         measured["exact"], exact = seconds(lambda: Simulator(npu, EXACT).run(bound))

@@ -1,3 +1,20 @@
-"""tnpu: Triton kernels to a simulated NPU, as an xDSL pass pipeline."""
+"""tnpu: Triton kernels to a simulated NPU, as an xDSL pass pipeline.
+
+The compile API is re-exported here (`tnpu.compile_ttir`, `tnpu.Kernel`);
+it is imported on first use, so that importing a dialect or running a
+pass does not import both backends.
+"""
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+__all__ = ["Kernel", "RvvKernel", "compile_ttir"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from tnpu.compiler import kernel
+
+        return getattr(kernel, name)
+    raise AttributeError(f"module 'tnpu' has no attribute '{name}'")

@@ -12,6 +12,7 @@ both, on one line:
 from __future__ import annotations
 
 import weakref
+from typing import TypeVar
 
 from xdsl.dialects.builtin import (
     CallSiteLoc,
@@ -23,6 +24,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
+
+OperationT = TypeVar("OperationT", bound=Operation)
 
 _TEXT_SPANS: weakref.WeakKeyDictionary[Operation, Span] = weakref.WeakKeyDictionary()
 """Where each imported op starts in its TTIR text; filled by the importer."""
@@ -42,6 +45,20 @@ def text_position(op: Operation) -> str | None:
             return f"{where.file}:{where.line}:{where.col}"
         current = current.parent_op()
     return None
+
+
+def clone_keeping_text_positions(module: OperationT) -> OperationT:
+    """A clone of an imported `module` whose ops keep their TTIR text positions.
+
+    The module itself keeps none, so that an op created later in the clone
+    (by a lowering) is not reported at the module's line.
+    """
+    clone = module.clone()
+    for original, copy in zip(module.walk(), clone.walk()):
+        span = _TEXT_SPANS.get(original)
+        if span is not None and original is not module:
+            _TEXT_SPANS[copy] = span
+    return clone
 
 
 def describe_location(loc: Attribute) -> str | None:

@@ -16,10 +16,9 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.execution.case import load_case
-from tnpu.execution.tile_rung import tile_kernel
+from tnpu.compiler.kernel import Kernel
+from tnpu.execution.case import case_launch, load_case
 from tnpu.timing.npu_config import load_npu_config
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu
 from tnpu.ttir_import import import_ttir
 
 HERE = Path(__file__).resolve().parent
@@ -32,15 +31,15 @@ def measure_cycles(directory: Path) -> dict[str, float | None]:
     """The case's cycles on each preset, None for every preset if it is refused."""
     case = load_case(directory)
     module = import_ttir(case.ttir_path.read_text(), f"{directory.name}/kernel.ttir")  # type: ignore[union-attr]
+    kernel = Kernel(module, case.kernel_name)
     cycles: dict[str, float | None] = {}
     for preset in PRESETS:
-        npu = load_npu_config(preset)
         try:
-            kernel = tile_kernel(lower_for_npu(module, npu), case.kernel_name)
+            timer = kernel.timer(load_npu_config(preset))
         except DiagnosticException:
             cycles[preset] = None
             continue
-        cycles[preset] = KernelTimer(kernel, npu).time(case_launch(case)).cycles
+        cycles[preset] = timer.time(case_launch(case)).cycles
     return cycles
 
 

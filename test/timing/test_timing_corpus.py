@@ -6,12 +6,10 @@ import pytest
 from conftest import INDUCTOR_CASES
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.execution.case import load_case
-from tnpu.execution.tile_rung import tile_kernel
+from tnpu.compiler.kernel import compile_ttir
+from tnpu.execution.case import case_launch, load_case
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.timing.simulator import SimulationOptions
-from tnpu.timing.timer import KernelTimer, case_launch, lower_for_npu
-from tnpu.ttir_import import import_ttir
 
 LOWERED_AT_LEAST = 100
 """Kernels ttir-to-tile lowered when this test was written (120 of 152): a floor,
@@ -20,17 +18,17 @@ so that a lowering regression cannot empty the test."""
 
 @pytest.fixture(scope="module")
 def lowered_kernels():
-    """(case, tile kernel) of every corpus case that lowers; math expanded for tpuv3."""
+    """(case, compiled kernel) of every corpus case that lowers, math expanded for tpuv3."""
     tpuv3 = load_npu_config("tpuv3")
     kernels = []
     for directory in INDUCTOR_CASES:
         case = load_case(directory)
-        module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
         try:
-            lowered = lower_for_npu(module, tpuv3)
+            kernel = compile_ttir(case.ttir_path.read_text(), case.kernel_name, source=str(case.ttir_path))
+            kernel.npu_tile(tpuv3)
         except DiagnosticException:  # a refusal of the lowering, tested with it
             continue
-        kernels.append((case, tile_kernel(lowered, case.kernel_name)))
+        kernels.append((case, kernel))
     return kernels
 
 
@@ -40,7 +38,7 @@ def test_no_kernel_is_faster_than_its_roofline(lowered_kernels, preset):
     assert len(lowered_kernels) >= LOWERED_AT_LEAST
     beaten = []
     for case, kernel in lowered_kernels:
-        report = KernelTimer(kernel, npu).time(case_launch(case))
+        report = kernel.timer(npu).time(case_launch(case))
         assert report.cycles > 0, case.name
         if report.cycles < report.roofline_cycles * (1 - 1e-9):
             beaten.append(f"{case.name}: {report.cycles} < {report.roofline_cycles}")
@@ -52,7 +50,7 @@ def test_fast_forward_does_not_change_a_corpus_kernels_time(lowered_kernels):
     exact = SimulationOptions(fast_forward=False)
     differ = []
     for case, kernel in lowered_kernels:
-        timer = KernelTimer(kernel, npu)
+        timer = kernel.timer(npu)
         fast, slow = timer.time(case_launch(case)), timer.time(case_launch(case), exact)
         if fast.cycles != pytest.approx(slow.cycles, rel=1e-9) or fast.flops != slow.flops:
             differ.append(f"{case.name}: {fast.cycles} != {slow.cycles}")

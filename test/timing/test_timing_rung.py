@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from conftest import CORPUS
 
-from tnpu.execution.case import load_case
+from tnpu.compiler.kernel import compile_ttir
+from tnpu.execution.case import case_launch, load_case
 from tnpu.execution.runner import run_case
 from tnpu.execution.sweep import report
 from tnpu.timing.npu_config import load_npu_config
-from tnpu.timing.timer import case_launch, case_timer
-from tnpu.ttir_import import import_ttir
 
 ADD = CORPUS / "inductor" / "ew_add__triton_poi_fused_add_0"
 
@@ -19,8 +18,8 @@ def test_run_without_execution_reports_the_timing():
     result = run_case(case, mode="none", config="tpuv3")
     [rung] = result.rungs
     assert (rung.name, rung.status) == ("timing", "ok")
-    module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
-    expected = case_timer(module, case, load_npu_config("tpuv3")).time(case_launch(case))
+    kernel = compile_ttir(case.ttir_path.read_text(), case.kernel_name)
+    expected = kernel.timer(load_npu_config("tpuv3")).time(case_launch(case))
     assert rung.notes["cycles"] == round(expected.cycles, 3)
     assert result.cycles == round(expected.cycles)
     assert result.roofline_cycles == round(expected.roofline_cycles)

@@ -218,12 +218,14 @@ def launch(
     vlen: int = 256,
     count_instructions: bool = False,
     timeout: float = 600,
+    elf: Path | None = None,
 ) -> LaunchResult:
     """Run the grid under qemu; return the buffers' storages afterwards.
 
-    `storages[i]` is the 1-D storage of buffer argument i (None for scalars).
+    `storages[i]` is the 1-D storage of buffer argument i (None for scalars);
+    `elf` is the kernel's, when already built (else `build_elf` builds it).
     """
-    elf = build_elf(kernel)
+    elf = elf or build_elf(kernel)
     plugin = None
     if count_instructions:
         from tnpu.backend_riscv.insn_count import counting_plugin

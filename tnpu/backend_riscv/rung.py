@@ -1,12 +1,12 @@
 """The `qemu` rung of `tnpu run --exec qemu`: compile to RVV, run under qemu-riscv64.
 
-The kernel goes through `tnpu-to-tile`, then the RISC-V target's steps
-(`RVV_STEPS`, as in `tnpu-to-rvv`: `expand-math`, which rewrites the math
-functions RVV lacks, and `widen-half-floats`, since it has no 16-bit float
-arithmetic), then `backend_riscv`; the ELF runs at every
-VLEN in `vlens`.  The code is vector-length agnostic, and floating-point
-reductions are ordered, so every VLEN must give the same bits: a
-difference is reported as an error of this rung, not averaged away.
+The run's compiled kernel (`RunContext.kernel`) gives the RISC-V target's
+artefacts (`Kernel.rvv`: its tile IR after `tnpu-to-rvv`'s steps, which
+expand the math functions RVV lacks and widen 16-bit float arithmetic,
+the assembly and the ELF); the ELF runs at every VLEN in `vlens`.  The
+code is vector-length agnostic, and floating-point reductions are
+ordered, so every VLEN must give the same bits: a difference is reported
+as an error of this rung, not averaged away.
 """
 
 from __future__ import annotations
@@ -14,14 +14,9 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
 
-from tnpu.backend_riscv.codegen import CompiledKernel, compile_module
-from tnpu.backend_riscv.launch import KernelSpec, LaunchError, launch
-from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
-from tnpu.context import tnpu_context
+from tnpu.backend_riscv.launch import KernelSpec, LaunchError
 from tnpu.diagnostics import CompileError, one_line
-from tnpu.execution import tile_rung
 from tnpu.execution.case import TensorArg
 from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
 
@@ -36,21 +31,6 @@ def configured_vlens() -> tuple[int, ...]:
     return tuple(int(part) for part in text.split(","))
 
 
-def lower_to_tile(module: ModuleOp) -> ModuleOp:
-    """A copy of an imported TTIR module, lowered to fused tile IR for this target."""
-    lowered = tile_rung.lower_to_tile(module)
-    for step in RVV_STEPS:
-        step.apply(tnpu_context(), lowered)
-    return lowered
-
-
-def compile_for_case(module: ModuleOp, kernel_name: str) -> CompiledKernel:
-    """The compiled kernel `kernel_name` of an imported TTIR module."""
-    lowered = lower_to_tile(module)
-    (kernel,) = compile_module(tile_rung.tile_kernel(lowered, kernel_name))
-    return kernel
-
-
 class QemuRung(Rung):
     """Truth 4: the RISC-V ELF under qemu-riscv64, at each VLEN."""
 
@@ -63,7 +43,7 @@ class QemuRung(Rung):
     def execute(self, context: RunContext) -> RungResult:
         case = context.case
         try:
-            kernel = compile_for_case(context.module, case.kernel_name)
+            kernel = context.kernel.rvv
         except CompileError as error:
             return RungResult(self.name, "refused", message=one_line(error))
         names = list(case.args)
@@ -78,8 +58,8 @@ class QemuRung(Rung):
                 storages.append(None)
         vlens = self.vlens or configured_vlens()
         try:
-            spec = KernelSpec.describe(kernel, case.grid, arguments, names)  # type: ignore[arg-type]
-            runs = [launch(kernel, spec, storages, vlen=vlen) for vlen in vlens]
+            spec = KernelSpec.describe(kernel.code, case.grid, arguments, names)  # type: ignore[arg-type]
+            runs = [kernel.launch(spec, storages, vlen=vlen) for vlen in vlens]
         except LaunchError as error:
             return RungResult(self.name, "error", message=str(error))
         first = runs[0].storages

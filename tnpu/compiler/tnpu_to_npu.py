@@ -33,7 +33,7 @@ class TnpuToNpuPipeline(ModulePass):
 
     `config` is a preset name (`tpuv3`, `tpuv6e`) or a YAML file, as
     `tnpu time --config` takes; only its `vpu_native_math_ops` matter here.
-    The timer lowers a case with the same steps (`npu_steps`).
+    The compile API applies the same steps (`npu_steps`) to its tile IR.
     Refuses a configuration that cannot be read (one line), and what its
     steps refuse: a kernel tnpu-to-tile cannot lower, a math op the NPU
     lacks that expand-math cannot expand.

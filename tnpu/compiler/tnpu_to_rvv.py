@@ -23,7 +23,7 @@ class TnpuToRvvPipeline(ModulePass):
     """TTIR to tile IR for RISC-V: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats.
 
     `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the code `tnpu run --exec qemu`
-    runs; the `qemu` rung applies the same steps (`RVV_STEPS`).
+    runs; the compile API applies the same steps (`RVV_STEPS`) to its tile IR.
     Refuses what its steps refuse: a kernel tnpu-to-tile cannot lower, a
     math op RVV lacks that expand-math cannot expand.
     """

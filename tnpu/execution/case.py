@@ -37,6 +37,7 @@ import ml_dtypes
 import numpy as np
 
 from tnpu.frontend import read_case_meta
+from tnpu.timing.launch import Launch
 
 
 class CaseError(Exception):
@@ -157,6 +158,14 @@ def load_case(directory: Path) -> Case:
         mutated=frozenset(mutated),
         input_ranges=_input_ranges(meta.get("input_ranges") or {}, args, where),
         launch_args=launch_args,
+    )
+
+
+def case_launch(case: Case) -> Launch:
+    """The grid and scalar arguments the timer launches a case with."""
+    return Launch(
+        case.grid,
+        [None if isinstance(arg, TensorArg) else arg.value for arg in case.args.values()],
     )
 
 

@@ -1,7 +1,7 @@
 """Rungs: the ways of running a kernel that a run compares, in order of truth.
 
-A rung takes the run's context (the case, its imported TTIR, the inputs)
-and returns the final storage of every tensor argument, or says why it
+A rung takes the run's context (the case, its imported TTIR and compiled
+kernel, the inputs) and returns the final storage of every tensor argument, or says why it
 cannot.  `RUNGS` lists them in DESIGN.md's order of independence: the
 Triton interpreter (the oracle), then the TTIR interpreter; the tile
 interpreter, qemu and timing add themselves with `register_rung`.  The
@@ -24,6 +24,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.builtin import BFloat16Type
 
+from tnpu.compiler.kernel import Kernel
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.dialects import tt
 from tnpu.execution.case import Case, TensorArg
@@ -45,6 +46,11 @@ class RunContext:
     oracle: Oracle | None = None
     artifacts: Path | None = None
     """Where a rung may leave files (IR after each stage, ...), if anywhere."""
+    kernel: Kernel = field(init=False)
+    """The case's kernel compiled by the compile API: every rung reads the one lowering."""
+
+    def __post_init__(self) -> None:
+        self.kernel = Kernel(self.module, self.case.kernel_name)
 
 
 @dataclass

@@ -9,7 +9,7 @@ The second consumer of the tile dialect.  Layers, each its own module:
 * `simulator`   the event-driven simulation: cores, DMA engines, units, shared DRAM;
 * `report`      cycles, bytes, FLOPs, utilization and the roofline;
 * `trace`, `tog_json`  the timeline for Perfetto, the TOG for other simulators;
-* `timer`       the entry points: `KernelTimer`, `time_sequence`, cases.
+* `timer`       the entry points: `KernelTimer`, `time_sequence`.
 
 docs/timing.md describes the model and its assumptions.
 """

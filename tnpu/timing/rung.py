@@ -1,7 +1,9 @@
 """The `timing` rung of `tnpu run` and `tnpu sweep`: the case timed on the NPU of `--config`.
 
 It runs under every `--exec` mode, `none` included, when a configuration is
-given (the runner selects it only then; a context without one is `skipped`).  It computes no tensors, so the runner
+given (the runner selects it only then; a context without one is
+`skipped`).  It times the run's compiled kernel (`RunContext.kernel`,
+whose tile IR for the NPU is `tnpu-to-npu`'s).  It computes no tensors, so the runner
 compares nothing against it; its figures go into the run's JSON record:
 cycles, time_us, roofline_cycles and the rest of `REPORTED`, and its
 message summarizes them for the table.  A kernel the
@@ -14,9 +16,9 @@ from __future__ import annotations
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.diagnostics import one_line
+from tnpu.execution.case import case_launch
 from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
 from tnpu.timing.npu_config import NPUConfigError, load_npu_config
-from tnpu.timing.timer import case_launch, case_timer
 
 REPORTED = (
     "npu", "cycles", "time_us", "roofline_cycles", "roofline_bound", "roofline_ratio",
@@ -41,7 +43,7 @@ class TimingRung(Rung):
             return RungResult(self.name, "error", message=one_line(error))
         case = context.case
         try:
-            report = case_timer(context.module, case, npu).time(case_launch(case))
+            report = context.kernel.timer(npu).time(case_launch(case))
         except DiagnosticException as error:
             return RungResult(self.name, "refused", message=one_line(error))
         record = report.to_json()

@@ -1,24 +1,19 @@
-"""Timing a kernel, a case or a sequence of them: the entry points of `tnpu.timing`.
+"""Timing a kernel or a sequence of them: the entry points of `tnpu.timing`.
 
     timer = KernelTimer(kernel, load_npu_config("tpuv3"))
     report = timer.time(Launch(grid=(64, 1, 1), arguments=[None, None, None, 16384]))
 
 A `KernelTimer` builds the kernel's TOG and prepares its launch binder
 once; each `time` binds a launch and simulates it, so one compiled kernel
-is re-timed for every shape.
+is re-timed for every shape.  From TTIR, the compile API builds it:
+`tnpu.compile_ttir(ttir).timer(npu)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ModuleOp
-
-from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
-from tnpu.context import tnpu_context
 from tnpu.dialects import tile
-from tnpu.execution.case import Case, TensorArg
-from tnpu.execution.tile_rung import lower_to_tile, tile_kernel
 from tnpu.timing.cost_model import TileCostModel
 from tnpu.timing.launch import BoundLaunch, Launch, LaunchBinder
 from tnpu.timing.npu_config import NPUConfig
@@ -59,30 +54,3 @@ def time_sequence(
     return SequenceReport(
         npus.pop() if npus else "", [timer.time(launch, options) for timer, launch in launches]
     )
-
-
-# ---------------------------------------------------------------------------
-# Cases
-# ---------------------------------------------------------------------------
-
-
-def lower_for_npu(module: ModuleOp, npu: NPUConfig) -> ModuleOp:
-    """A copy of an imported TTIR module lowered to tile IR, math expanded for `npu`
-    (the steps of `tnpu-to-npu`)."""
-    lowered = lower_to_tile(module)
-    for step in npu_steps(native_math(npu)):
-        step.apply(tnpu_context(), lowered)
-    return lowered
-
-
-def case_launch(case: Case) -> Launch:
-    """The grid and scalar arguments a case launches with."""
-    return Launch(
-        case.grid,
-        [None if isinstance(arg, TensorArg) else arg.value for arg in case.args.values()],
-    )
-
-
-def case_timer(module: ModuleOp, case: Case, npu: NPUConfig) -> KernelTimer:
-    """A timer of a case's kernel, from its imported TTIR."""
-    return KernelTimer(tile_kernel(lower_for_npu(module, npu), case.kernel_name), npu)

@@ -23,17 +23,17 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from tnpu.compiler.kernel import compile_ttir
 from tnpu.diagnostics import format_parse_error, one_line
-from tnpu.execution.case import CaseError, load_case
+from tnpu.execution.case import CaseError, case_launch, load_case
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 from tnpu.timing.report import SequenceReport
 from tnpu.timing.simulator import SimulationOptions, Simulator
 from tnpu.timing.launch import Launch
-from tnpu.timing.timer import KernelTimer, case_launch, case_timer
+from tnpu.timing.timer import KernelTimer
 from tnpu.timing.tog_json import tog_to_json
 from tnpu.timing.trace import write_chrome_trace
 from tnpu.tools.tnpu_main import UserError
-from tnpu.ttir_import import import_ttir
 
 HELP = "time kernels (a sequence of them) on the modeled NPU"
 
@@ -76,8 +76,8 @@ def _timed_case(directory: Path, npu: NPUConfig) -> tuple[KernelTimer, Launch]:
         case = load_case(directory)
         if case.ttir_path is None:
             raise UserError(f"{directory}: no kernel.ttir (tnpu ttir {directory} -o {directory}/kernel.ttir)")
-        module = import_ttir(case.ttir_path.read_text(), str(case.ttir_path))
-        return case_timer(module, case, npu), case_launch(case)
+        kernel = compile_ttir(case.ttir_path.read_text(), case.kernel_name, source=str(case.ttir_path))
+        return kernel.timer(npu), case_launch(case)
     except CaseError as error:
         raise UserError(str(error)) from None
     except ParseError as error:
