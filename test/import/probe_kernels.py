@@ -3,7 +3,7 @@
 Inductor's corpus uses a third of Triton's op set; these kernels produce the
 rest (joins and splits, histograms, gathers, every atomic, inline asm, fp8
 conversions, pointer casts, dots with every precision, MX dots, tensor
-descriptors, device functions, prints and asserts, loops and branches), so
+descriptors, device functions, prints and asserts, loops and branches, a spin lock), so
 tests can compare what tnpu prints with what Triton prints for all of them.
 
 `PROBES` lists each kernel with the signature and constexprs to compile it
@@ -234,6 +234,15 @@ def control_flow(X, Y, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def spin_lock(Lock, X):
+    # No loop-carried values: Triton prints `scf.while : () -> ()`.
+    while tl.atomic_cas(Lock, 0, 1) == 1:
+        pass
+    tl.store(X, tl.load(X) + 1.0)
+    tl.atomic_xchg(Lock, 0)
+
+
+@triton.jit
 def debugging(X, I, n, BLOCK: tl.constexpr):
     r = tl.arange(0, BLOCK)
     x = tl.load(X + r)
@@ -284,6 +293,7 @@ PROBES = [
     Probe(reductions, {"X": "*fp32", "Y": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 16}),
     Probe(control_flow, {"X": "*fp32", "Y": "*fp32", "n": "i32", "BLOCK": "constexpr"},
           {"BLOCK": 64}),
+    Probe(spin_lock, {"Lock": "*i32", "X": "*fp32"}),
     Probe(debugging, {"X": "*fp32", "I": "*i32", "n": "i32", "BLOCK": "constexpr"},
           {"BLOCK": 64}),
     Probe(address_spaces, {"X": "*kfp32", "Y": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 16}),
