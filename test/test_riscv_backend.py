@@ -230,6 +230,94 @@ tile.kernel @k(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
     _run_both(source, [_values("f32", 11)], np.zeros(N, np.float32))
 
 
+# -- matmul: every operand/accumulator pair Triton's tt.dot has -----------------
+
+MATMUL_TYPES = [("f16", "f32"), ("f16", "f16"), ("bf16", "f32"), ("f32", "f32"), ("f64", "f64"),
+                ("i8", "i32")]  # fmt: skip
+"""(operand, accumulator) pairs of Triton 3.9's `semantic.dot` without fp8 (which tnpu lacks)."""
+
+_MATMUL_VLENS = (128, 256, 512)
+
+
+def _matmul_kernel(operand: str, accumulator: str, batch: int, m: int, k: int, n: int) -> str:
+    lead = f"{batch}x" if batch > 1 else ""
+    strides = lambda rows, cols: ", ".join(  # noqa: E731
+        str(s) for s in ([rows * cols] if batch > 1 else []) + [cols, 1]
+    )
+    return f"""
+tile.kernel @k(%a: !tile.buffer<{operand}>, %b: !tile.buffer<{operand}>, %c: !tile.buffer<{accumulator}>,
+               %out: !tile.buffer<{accumulator}>) {{
+  %ta = tile.load %a[0] strides [{strides(m, k)}] : !tile.buffer<{operand}> -> tensor<{lead}{m}x{k}x{operand}>
+  %tb = tile.load %b[0] strides [{strides(k, n)}] : !tile.buffer<{operand}> -> tensor<{lead}{k}x{n}x{operand}>
+  %tc = tile.load %c[0] strides [{strides(m, n)}] : !tile.buffer<{accumulator}> -> tensor<{lead}{m}x{n}x{accumulator}>
+  %r = tile.matmul %ta, %tb, %tc : tensor<{lead}{m}x{k}x{operand}>, tensor<{lead}{k}x{n}x{operand}> -> tensor<{lead}{m}x{n}x{accumulator}>
+  tile.store %r, %out[0] strides [{strides(m, n)}] : tensor<{lead}{m}x{n}x{accumulator}>, !tile.buffer<{accumulator}>
+  tile.return
+}}
+"""
+
+
+def _matmul_operands(type_: str, size: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if type_ == "i8":
+        return rng.integers(-128, 128, size).astype(np.int8)
+    if type_ == "i32":
+        return rng.integers(-(2**31), 2**31, size).astype(np.int32)  # sums wrap
+    dtype = _HALF.get(type_, _NUMPY.get(type_))
+    return rng.standard_normal(size).astype(dtype)
+
+
+def _run_matmul(operand: str, accumulator: str, batch: int, m: int, k: int, n: int):
+    """(qemu's result, identical at every VLEN; the tile interpreter's; the operands)."""
+    source = _matmul_kernel(operand, accumulator, batch, m, k, n)
+    module = Parser(tnpu_context(), source).parse_module()
+    kernel = next(op for op in module.walk() if isinstance(op, tile.KernelOp))
+    a = _matmul_operands(operand, batch * m * k, 1)
+    b = _matmul_operands(operand, batch * k * n, 2)
+    c = _matmul_operands(accumulator, batch * m * n, 3)
+    out = np.zeros_like(c)
+    interpreted = out.copy()
+    interpret(kernel, (1, 1, 1), [Buffer(a.copy()), Buffer(b.copy()), Buffer(c.copy()), Buffer(interpreted)])
+    WidenHalfFloatsPass().apply(tnpu_context(), module)
+    (compiled,) = compile_module(module)
+    storages = [a, b, c, out]
+    spec = KernelSpec.describe(compiled, [1], [{"shape": [s.size], "stride": [1]} for s in storages])
+    results = [launch(compiled, spec, storages, vlen=vlen).storages[-1] for vlen in _MATMUL_VLENS]
+    for vlen, other in zip(_MATMUL_VLENS[1:], results[1:]):
+        assert other.tobytes() == results[0].tobytes(), f"VLEN {vlen} differs from {_MATMUL_VLENS[0]}"
+    shapes = ((batch, m, k), (batch, k, n), (batch, m, n))
+    return results[0].view(c.dtype), interpreted, [x.reshape(s) for x, s in zip((a, b, c), shapes)]
+
+
+@pytest.mark.parametrize(("operand", "accumulator"), MATMUL_TYPES)
+@pytest.mark.parametrize("batch", [1, 2])
+def test_matmul_matches_the_interpreter_at_every_vlen(operand: str, accumulator: str, batch: int) -> None:
+    """K = 37 and N = 40 (two strips at VLEN 128, a tail everywhere), M = 5; batched too."""
+    got, interpreted, (a, b, c) = _run_matmul(operand, accumulator, batch, 5, 37, 40)
+    if accumulator == "i32":
+        assert got.tobytes() == interpreted.tobytes()
+        exact = (np.matmul(a.astype(np.int64), b.astype(np.int64)) + c).reshape(-1)
+        assert np.array_equal(got, (exact % 2**32).astype(np.uint32).view(np.int32))
+        return
+    exact = (np.matmul(a.astype(np.float64), b.astype(np.float64)) + c.astype(np.float64)).reshape(-1)
+    # Within one rounding of the result type per step of the sum of |terms| (summed in f32 at least).
+    unit = np.finfo(np.float64 if accumulator == "f64" else np.float32).eps
+    terms = (np.matmul(np.abs(a.astype(np.float64)), np.abs(b.astype(np.float64))) + np.abs(c.astype(np.float64)))
+    bound = (37 + 1) * unit * terms.reshape(-1) + np.abs(exact) * float(np.finfo(got.dtype).eps)
+    assert np.all(np.abs(got.astype(np.float64) - exact) <= bound)
+    assert np.all(np.abs(interpreted.astype(np.float64) - exact) <= bound)
+
+
+@pytest.mark.parametrize(("operand", "accumulator"), [("f16", "f32"), ("bf16", "f32"), ("f16", "f16")])
+def test_half_float_matmul_sums_exact_products_in_f32_in_k_order(operand: str, accumulator: str) -> None:
+    """16-bit products are exact in f32, so qemu's vfmacc chain is numpy's sequential f32 sum, bit for bit."""
+    got, _, (a, b, c) = _run_matmul(operand, accumulator, 1, 5, 37, 40)
+    total = c[0].astype(np.float32)
+    for step in range(37):
+        total = total + a[0, :, step, None].astype(np.float32) * b[0, None, step, :].astype(np.float32)
+    assert got.tobytes() == total.astype(got.dtype).reshape(-1).tobytes()
+
+
 def test_spec_names_the_missing_field() -> None:
     module = Parser(tnpu_context(), _map_kernel("arith.negf {0} : f32", ["f32"], "f32")).parse_module()
     (compiled,) = compile_module(module)

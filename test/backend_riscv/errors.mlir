@@ -15,12 +15,25 @@ tile.kernel @exp(%x: !tile.buffer<f32>) {
 
 // -----
 
-// CHECK: error: 'tile.matmul' op matmul of tensor<4x4xi8> and tensor<4x4xi8> into tensor<4x4xi32>: only f32/f64 operands of the accumulator's type, or bf16 into f32, are lowered
-tile.kernel @int_matmul(%a: !tile.buffer<i8>, %c: !tile.buffer<i32>) {
-  %ta = tile.load %a[0] strides [4, 1] : !tile.buffer<i8> -> tensor<4x4xi8>
-  %z = arith.constant 0 : i32
-  %acc = tile.broadcast %z : i32 -> tensor<4x4xi32>
-  %r = tile.matmul %ta, %ta, %acc : tensor<4x4xi8>, tensor<4x4xi8> -> tensor<4x4xi32>
-  tile.store %r, %c[0] strides [4, 1] : tensor<4x4xi32>, !tile.buffer<i32>
+// A 16-bit float matmul reaches the backend only after widen-half-floats.
+// CHECK: error: 'tile.matmul' op matmul of tensor<4x4xf16> and tensor<4x4xf16> into tensor<4x4xf32>: only f32/f64 operands of the accumulator's type (f16/bf16 after widen-half-floats) or signed integers no wider than an integer accumulator are lowered
+tile.kernel @f16_matmul(%a: !tile.buffer<f16>, %c: !tile.buffer<f32>) {
+  %ta = tile.load %a[0] strides [4, 1] : !tile.buffer<f16> -> tensor<4x4xf16>
+  %z = arith.constant 0.0 : f32
+  %acc = tile.broadcast %z : f32 -> tensor<4x4xf32>
+  %r = tile.matmul %ta, %ta, %acc : tensor<4x4xf16>, tensor<4x4xf16> -> tensor<4x4xf32>
+  tile.store %r, %c[0] strides [4, 1] : tensor<4x4xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// CHECK: error: 'tile.matmul' op matmul of tensor<4x4xi32> and tensor<4x4xi32> into tensor<4x4xi8>: only f32/f64 operands of the accumulator's type (f16/bf16 after widen-half-floats) or signed integers no wider than an integer accumulator are lowered
+tile.kernel @narrowing_matmul(%a: !tile.buffer<i32>, %c: !tile.buffer<i8>) {
+  %ta = tile.load %a[0] strides [4, 1] : !tile.buffer<i32> -> tensor<4x4xi32>
+  %z = arith.constant 0 : i8
+  %acc = tile.broadcast %z : i8 -> tensor<4x4xi8>
+  %r = tile.matmul %ta, %ta, %acc : tensor<4x4xi32>, tensor<4x4xi32> -> tensor<4x4xi8>
+  tile.store %r, %c[0] strides [4, 1] : tensor<4x4xi8>, !tile.buffer<i8>
   tile.return
 }

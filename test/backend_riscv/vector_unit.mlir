@@ -95,3 +95,25 @@ tile.kernel @matmul(%a: !tile.buffer<f32>, %b: !tile.buffer<f32>, %c: !tile.buff
   tile.store %r, %c[0] strides [8, 1] : tensor<8x8xf32>, !tile.buffer<f32>
   tile.return
 }
+
+// -----
+
+// int8 x int8 -> int32: the lhs element sign-extended by lb, the rhs row
+// loaded at e8 with a quarter of the LMUL (same vl) and sign-extended.
+// CHECK-LABEL: tnpu_kernel_int8_matmul:
+// CHECK:       .Lint8_matmul_k{{[0-9]+}}:
+// CHECK-NEXT:    lb [[A:[a-z0-9]+]], 0({{[a-z0-9]+}})
+// CHECK-NEXT:    vsetvli zero, zero, e8, m2, ta, mu
+// CHECK-NEXT:    vle8.v [[NARROW:v[0-9]+]], ({{[a-z0-9]+}})
+// CHECK-NEXT:    vsetvli zero, zero, e32, m8, ta, mu
+// CHECK-NEXT:    vsext.vf4 [[B:v[0-9]+]], [[NARROW]]
+// CHECK-NEXT:    vmacc.vx [[C:v[0-9]+]], [[A]], [[B]]
+tile.kernel @int8_matmul(%a: !tile.buffer<i8>, %b: !tile.buffer<i8>, %c: !tile.buffer<i32>) {
+  %ta = tile.load %a[0] strides [16, 1] : !tile.buffer<i8> -> tensor<8x16xi8>
+  %tb = tile.load %b[0] strides [8, 1] : !tile.buffer<i8> -> tensor<16x8xi8>
+  %zero = arith.constant 0 : i32
+  %acc = tile.broadcast %zero : i32 -> tensor<8x8xi32>
+  %r = tile.matmul %ta, %tb, %acc : tensor<8x16xi8>, tensor<16x8xi8> -> tensor<8x8xi32>
+  tile.store %r, %c[0] strides [8, 1] : tensor<8x8xi32>, !tile.buffer<i32>
+  tile.return
+}

@@ -9,8 +9,8 @@
   same at every VLEN); any other combiner folds slice by slice, the
   combiner region lowered as an elementwise program over all kept
   positions at once.  scan folds the same way, keeping every step;
-* matmul: per output row, per strip of columns, `vfmacc.vf` over k with the
-  row of the accumulator in registers.
+* matmul: per output row, per strip of columns, `vfmacc.vf` (`vmacc.vx`
+  for integers) over k with the row of the accumulator in registers.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, Cursor, StripLoop, for_each_row
-from tnpu.backend_riscv.elements import Element
+from tnpu.backend_riscv.elements import Element, lmul_name
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
 from tnpu.diagnostics import CompileError
@@ -340,16 +340,29 @@ def _fold(cg: KernelCodegen, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> Non
 
 
 def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
+    """acc + lhs @ rhs, each output row strip accumulated in registers over k, in k order.
+
+    Floats: f32/f64 operands of the accumulator's type, `vfmacc.vf`
+    (widen-half-floats has made f16/bf16 matmuls f32 ones).  Integers:
+    signed operands no wider than the accumulator, sign-extended as they are
+    read (int8 x int8 -> int32), `vmacc.vx`, the sum wrapping in the
+    accumulator's width.  One product is added per element and step, in k
+    order, so every VLEN gives the same bits.
+    """
     lhs, rhs, acc = cg.tile_place(op.lhs), cg.tile_place(op.rhs), cg.tile_place(op.acc)
-    element = acc.element
-    bf16_operands = lhs.element.half_float == rhs.element.half_float == "bf16"
-    same_type = lhs.element == rhs.element == element
-    if not element.fpu or not (same_type or (bf16_operands and element.bits == 32)):
+    element, operand = acc.element, lhs.element
+    floats = element.fpu and operand == rhs.element == element
+    integers = (
+        not element.is_float and not element.is_mask and operand == rhs.element
+        and not operand.is_float and not operand.is_mask and operand.bits <= element.bits
+    )
+    if not (floats or integers):
         raise CompileError(
-            op, f"matmul of {op.lhs.type} and {op.rhs.type} into {op.acc.type}: "
-            "only f32/f64 operands of the accumulator's type, or bf16 into f32, are lowered"
+            op, f"matmul of {op.lhs.type} and {op.rhs.type} into {op.acc.type}: only f32/f64 "
+            "operands of the accumulator's type (f16/bf16 after widen-half-floats) or signed "
+            "integers no wider than an integer accumulator are lowered"
         )
-    operand_size = lhs.element.bytes
+    operand_size = operand.bytes
     dest = cg.new_place(op.result, op)
     batch, rows, columns, depth = op.dims()
     asm, bits, size = cg.asm, element.bits, element.bytes
@@ -375,23 +388,20 @@ def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
                     asm.li(column, 0)
                     with StripLoop.over(asm, columns, bits, 64) as strip:
                         asm.emit(f"vle{bits}.v", "v8", f"({acc_pointer})")
-                        asm.emit("slli", rhs_pointer, column, rhs.element.log2_bytes)
+                        asm.emit("slli", rhs_pointer, column, operand.log2_bytes)
                         asm.emit("add", rhs_pointer, rhs_pointer, b_base)
                         asm.emit("mv", lhs_pointer, a_row)
                         asm.li(k, depth)
                         inner = asm.new_label("k")
                         asm.place(inner)
-                        with asm.floats(1) as (a_value,):
-                            if bf16_operands:
-                                _bf16_operands(asm, a_value, lhs_pointer, rhs_pointer)
-                            else:
-                                asm.emit("flw" if bits == 32 else "fld", a_value, f"0({lhs_pointer})")
-                                asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
-                            asm.emit("vfmacc.vf", "v8", a_value, "v16")
-                            asm.emit("addi", lhs_pointer, lhs_pointer, operand_size)
-                            asm.add_immediate(rhs_pointer, rhs_pointer, columns * operand_size)
-                            asm.emit("addi", k, k, -1)
-                            asm.emit("bnez", k, inner)
+                        if floats:
+                            _multiply_accumulate_floats(asm, bits, lhs_pointer, rhs_pointer)
+                        else:
+                            _multiply_accumulate_integers(asm, operand.bits, bits, lhs_pointer, rhs_pointer)
+                        asm.emit("addi", lhs_pointer, lhs_pointer, operand_size)
+                        asm.add_immediate(rhs_pointer, rhs_pointer, columns * operand_size)
+                        asm.emit("addi", k, k, -1)
+                        asm.emit("bnez", k, inner)
                         asm.emit(f"vse{bits}.v", "v8", f"({dest_pointer})")
                         asm.emit("add", column, column, strip.vl)
                         strip.advance(acc_pointer, size)
@@ -400,14 +410,28 @@ def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
             for_each_row(asm, shape, cursors, row)
 
 
-def _bf16_operands(asm: AsmWriter, a_value: str, lhs_pointer: str, rhs_pointer: str) -> None:
-    """a_value := lhs element as f32; v16 := rhs row as f32 (bf16 is the top half of f32)."""
-    with asm.ints(1) as (bits,):
-        asm.emit("lhu", bits, f"0({lhs_pointer})")
-        asm.emit("slli", bits, bits, 16)
-        asm.emit("fmv.w.x", a_value, bits)
-    asm.emit("vsetvli", "zero", "zero", "e16", "m4", "ta", "mu")
-    asm.emit("vle16.v", "v24", f"({rhs_pointer})")
-    asm.emit("vsetvli", "zero", "zero", "e32", "m8", "ta", "mu")
-    asm.emit("vzext.vf2", "v16", "v24")
-    asm.emit("vsll.vi", "v16", "v16", 16)
+def _multiply_accumulate_floats(asm: AsmWriter, bits: int, lhs_pointer: str, rhs_pointer: str) -> None:
+    """v8 += lhs element * rhs row strip (e{bits}, m8)."""
+    with asm.floats(1) as (a_value,):
+        asm.emit("flw" if bits == 32 else "fld", a_value, f"0({lhs_pointer})")
+        asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
+        asm.emit("vfmacc.vf", "v8", a_value, "v16")
+
+
+def _multiply_accumulate_integers(
+    asm: AsmWriter, operand_bits: int, bits: int, lhs_pointer: str, rhs_pointer: str
+) -> None:
+    """v8 += lhs element * rhs row strip, both sign-extended from `operand_bits` to e{bits}."""
+    load = {8: "lb", 16: "lh", 32: "lw", 64: "ld"}[operand_bits]
+    with asm.ints(1) as (a_value,):
+        asm.emit(load, a_value, f"0({lhs_pointer})")
+        if operand_bits == bits:
+            asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
+        else:
+            # The narrow row at the same vl: LMUL shrinks with the element width.
+            ratio = bits // operand_bits
+            asm.emit("vsetvli", "zero", "zero", f"e{operand_bits}", lmul_name(64 // ratio), "ta", "mu")
+            asm.emit(f"vle{operand_bits}.v", "v24", f"({rhs_pointer})")
+            asm.emit("vsetvli", "zero", "zero", f"e{bits}", "m8", "ta", "mu")
+            asm.emit(f"vsext.vf{ratio}", "v16", "v24")
+        asm.emit("vmacc.vx", "v8", a_value, "v16")

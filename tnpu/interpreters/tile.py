@@ -25,8 +25,10 @@ tnpu's numpy `scf` functions.  The semantics are docs/tile-dialect.md's:
   combination holds the earlier elements), so any associative combiner,
   commutative or not, gives its exact result up to the rounding of
   reassociated floats, as Triton's own reduction trees do.
-* `matmul` multiplies in the accumulator's type (f16/bf16 operands into an
-  f32 accumulator are widened first).
+* `matmul` accumulates in f32 when an operand or the accumulator is a
+  16-bit float (the result rounded once to the accumulator's type), in the
+  accumulator's type otherwise; integer products are exact and their sum
+  wraps in the accumulator's width (`accumulation_dtype`).
 * `assert` fails the launch where its condition is false.
 """
 
@@ -506,7 +508,9 @@ class TileFunctions(InterpreterFunctions):
     @impl(tile.MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: tile.MatmulOp, args: PythonValues):
         lhs, rhs, acc = args
-        return (acc + np.matmul(lhs.astype(acc.dtype), rhs.astype(acc.dtype)),)
+        wide = accumulation_dtype(lhs.dtype, acc.dtype)
+        total = acc.astype(wide) + np.matmul(lhs.astype(wide), rhs.astype(wide))
+        return (total.astype(acc.dtype),)
 
     # Checks and terminators.
 
@@ -534,6 +538,20 @@ class TileFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tile.ReturnOp, args: PythonValues
     ) -> tuple[TerminatorValue, PythonValues]:
         return ReturnedValues(()), ()
+
+
+def accumulation_dtype(operand: np.dtype, accumulator: np.dtype) -> np.dtype:
+    """Where `tile.matmul` sums its products, as the MXU and Triton's `tt.dot` do.
+
+    f32 for 16-bit float operands or accumulator (fp16 x fp16 -> fp16 still
+    sums in f32 and rounds once), int64 for integers (exact; the cast to the
+    accumulator then wraps as an i32 adder does), the accumulator's type else.
+    """
+    if accumulator.kind in "iu":
+        return np.dtype(np.int64)
+    if min(operand.itemsize, accumulator.itemsize) == 2:
+        return np.dtype(np.float32)
+    return accumulator
 
 
 # ---------------------------------------------------------------------------

@@ -16,6 +16,12 @@ there, and where the f64 sum rounds at all the discarded part lies far
 below f16's rounding point, so rounding to f16 again gives the once-rounded
 result.
 
+`tile.matmul` with f16/bf16 operands or accumulator multiplies f32 tiles:
+each 16-bit tile is widened by a `tile.map` of `arith.extf` (exact), the
+products are exact in f32 and summed there, and an f16 result is rounded
+once by a `tile.map` of `arith.truncf`, which is how the MXU and Triton's
+`tt.dot` define fp16 x fp16 -> fp16 (products summed in f32).
+
 Refuses `math.fma` on bf16 (f64 does not hold the sum of a bf16 product
 and a tiny addend exactly, and no wider type rounds once), naming the op.
 Leaves constants, `select`, bitcasts and conversions (the backend does
@@ -29,17 +35,26 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects import math
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
+    op_type_rewrite_pattern,
 )
 
 from tnpu.diagnostics import CompileError
-from tnpu.dialects import arith
+from tnpu.dialects import arith, tile
 from tnpu.dialects.arith import element_or_self, same_shape_as
 
 EXACT_IN_F32: tuple[type[Operation], ...] = (
@@ -105,15 +120,60 @@ class ComputeHalfFloatsWider(RewritePattern):
         return extend.result
 
 
+class MultiplyHalfFloatTilesInF32(RewritePattern):
+    """`tile.matmul` on f16/bf16 tiles → the same matmul on f32 tiles, an f16 result rounded once."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tile.MatmulOp, rewriter: PatternRewriter) -> None:
+        if not any(is_half_float(v.type) for v in (op.lhs, op.rhs, op.acc)):
+            return
+        lhs, rhs, acc = (
+            converted_tile(v, Float32Type(), op, rewriter) if is_half_float(v.type) else v
+            for v in (op.lhs, op.rhs, op.acc)
+        )
+        wider = tile.MatmulOp.create(
+            operands=[lhs, rhs, acc], result_types=[same_shape_as(op.result.type, Float32Type())]
+        )
+        wider.location = op.location
+        rewriter.insert(wider)
+        result = wider.result
+        if is_half_float(op.result.type):
+            result = converted_tile(result, element_or_self(op.result.type), op, rewriter)
+        rewriter.replace(op, [], [result])
+
+
+def converted_tile(
+    value: SSAValue, element: Attribute, op: Operation, rewriter: PatternRewriter
+) -> SSAValue:
+    """A `tile.map` of one `arith.extf`/`truncf`: `value`'s tile in float type `element`."""
+    assert isinstance(value.type, TensorType)
+    body = Block(arg_types=[value.type.element_type])
+    widening = element.bitwidth > body.args[0].type.bitwidth  # type: ignore[attr-defined]
+    convert_type = xdsl_arith.ExtFOp if widening else xdsl_arith.TruncFOp
+    convert = convert_type(body.args[0], element)
+    convert.location = op.location
+    body.add_ops([convert, tile.YieldOp(convert.result)])
+    converted = tile.MapOp([value], [same_shape_as(value.type, element)], Region(body))  # type: ignore[list-item]
+    converted.location = op.location
+    rewriter.insert(converted)
+    return converted.results[0]
+
+
 @dataclass(frozen=True)
 class WidenHalfFloatsPass(ModulePass):
     """Compute f16/bf16 arithmetic in f32 (fma in f64), rounding each result back once.
 
     For targets without 16-bit float arithmetic; results are bit-identical
     to computing in the 16-bit type (see the module docstring for why).
+    `tile.matmul` of 16-bit tiles multiplies f32 tiles, as the MXU does.
     """
 
     name = "widen-half-floats"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(ComputeHalfFloatsWider(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [ComputeHalfFloatsWider(), MultiplyHalfFloatTilesInF32()], dce_enabled=False
+            ),
+            apply_recursively=False,
+        ).rewrite_module(op)

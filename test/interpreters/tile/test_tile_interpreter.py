@@ -693,16 +693,46 @@ def test_batched_integer_matmul_wraps_in_the_accumulator_type():
             """
   %at = tile.load %a[0] strides [6, 3, 1] : !tile.buffer<i8> -> tensor<2x2x3xi8>
   %bt = tile.load %b[0] strides [6, 2, 1] : !tile.buffer<i8> -> tensor<2x3x2xi8>
-  %one = arith.constant 1 : i32
-  %acc = tile.broadcast %one : i32 -> tensor<2x2x2xi32>
+  %big = arith.constant 2147483000 : i32
+  %acc = tile.broadcast %big : i32 -> tensor<2x2x2xi32>
   %d = tile.matmul %at, %bt, %acc : tensor<2x2x3xi8>, tensor<2x3x2xi8> -> tensor<2x2x2xi32>
   tile.store %d, %out[0] strides [4, 2, 1] : tensor<2x2x2xi32>, !tile.buffer<i32>""",
         ),
         (1,),
         a.reshape(-1), b.reshape(-1), out,
     )
-    expected = a.astype(np.int64) @ b.astype(np.int64) + 1
-    np.testing.assert_array_equal(out, expected.reshape(-1))
+    exact = a.astype(np.int64) @ b.astype(np.int64) + 2147483000
+    assert np.any(exact > np.iinfo(np.int32).max), "the test must make some sums wrap"
+    np.testing.assert_array_equal(out, (exact % 2**32).astype(np.uint32).view(np.int32).reshape(-1))
+
+
+def test_half_precision_accumulator_sums_in_f32_and_rounds_once():
+    """fp16 x fp16 -> fp16 as Triton's tt.dot and the MXU define it: f16(acc + sum in f32)."""
+    rng = np.random.default_rng(2)
+    a = rng.normal(size=(4, 64)).astype(np.float16)
+    b = rng.normal(size=(64, 8)).astype(np.float16)
+    c = rng.normal(size=(4, 8)).astype(np.float16)
+    out = np.zeros(32, np.float16)
+    run(
+        kernel(
+            "%a: !tile.buffer<f16>, %b: !tile.buffer<f16>, %c: !tile.buffer<f16>, %out: !tile.buffer<f16>",
+            """
+  %at = tile.load %a[0] strides [64, 1] : !tile.buffer<f16> -> tensor<4x64xf16>
+  %bt = tile.load %b[0] strides [8, 1] : !tile.buffer<f16> -> tensor<64x8xf16>
+  %ct = tile.load %c[0] strides [8, 1] : !tile.buffer<f16> -> tensor<4x8xf16>
+  %d = tile.matmul %at, %bt, %ct : tensor<4x64xf16>, tensor<64x8xf16> -> tensor<4x8xf16>
+  tile.store %d, %out[0] strides [8, 1] : tensor<4x8xf16>, !tile.buffer<f16>""",
+        ),
+        (1,),
+        a.reshape(-1), b.reshape(-1), c.reshape(-1), out,
+    )
+    once = (a.astype(np.float64) @ b.astype(np.float64) + c).astype(np.float16)
+    per_step = c.copy()
+    for k in range(64):
+        per_step = (per_step + a[:, k, None] * b[None, k, :]).astype(np.float16)
+    # Sums in f32 differ from the exactly rounded result by far less than an f16 ulp.
+    assert np.mean(out.reshape(4, 8) == once) > 0.9
+    assert np.mean(per_step == once) < 0.5, "an f16 accumulator would round every step"
 
 
 def test_scf_if_and_while_carry_tiles():

@@ -71,3 +71,54 @@ tile.kernel @f16_fma(%x: !tile.buffer<f16>, %out: !tile.buffer<f32>) {
   tile.store %r, %out[0] strides [1] : tensor<64xf32>, !tile.buffer<f32>
   tile.return
 }
+
+// -----
+
+// A matmul of f16 tiles into an f16 accumulator: operands and accumulator
+// widened by extf maps, the products summed in f32, the result rounded once.
+
+// CHECK-LABEL: tile.kernel @f16_matmul
+// CHECK:         %[[A:.*]] = tile.map %ta : tensor<4x8xf16> -> tensor<4x8xf32> {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f16):
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT:      tile.yield %[[W]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[B:.*]] = tile.map %tb : tensor<8x2xf16> -> tensor<8x2xf32> {
+// CHECK:         %[[C:.*]] = tile.map %tc : tensor<4x2xf16> -> tensor<4x2xf32> {
+// CHECK:         %[[D:.*]] = tile.matmul %[[A]], %[[B]], %[[C]] : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+// CHECK-NEXT:    %[[R:.*]] = tile.map %[[D]] : tensor<4x2xf32> -> tensor<4x2xf16> {
+// CHECK-NEXT:    ^bb0(%[[Y:.*]]: f32):
+// CHECK-NEXT:      %[[N:.*]] = arith.truncf %[[Y]] : f32 to f16
+// CHECK-NEXT:      tile.yield %[[N]] : f16
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tile.store %[[R]], %out[0]
+tile.kernel @f16_matmul(%a: !tile.buffer<f16>, %b: !tile.buffer<f16>, %c: !tile.buffer<f16>, %out: !tile.buffer<f16>) {
+  %ta = tile.load %a[0] strides [8, 1] : !tile.buffer<f16> -> tensor<4x8xf16>
+  %tb = tile.load %b[0] strides [2, 1] : !tile.buffer<f16> -> tensor<8x2xf16>
+  %tc = tile.load %c[0] strides [2, 1] : !tile.buffer<f16> -> tensor<4x2xf16>
+  %r = tile.matmul %ta, %tb, %tc : tensor<4x8xf16>, tensor<8x2xf16> -> tensor<4x2xf16>
+  tile.store %r, %out[0] strides [2, 1] : tensor<4x2xf16>, !tile.buffer<f16>
+  tile.return
+}
+
+// -----
+
+// bf16 operands into an f32 accumulator: only the operands are widened;
+// f32 and integer matmuls are left alone.
+
+// CHECK-LABEL: tile.kernel @bf16_matmul
+// CHECK:         tile.matmul %{{.*}}, %{{.*}}, %tc : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+// CHECK:         %ri = tile.matmul %ti, %ti, %zi : tensor<4x4xi8>, tensor<4x4xi8> -> tensor<4x4xi32>
+tile.kernel @bf16_matmul(%a: !tile.buffer<bf16>, %c: !tile.buffer<f32>, %i: !tile.buffer<i8>, %j: !tile.buffer<i32>) {
+  %ta = tile.load %a[0] strides [8, 1] : !tile.buffer<bf16> -> tensor<4x8xbf16>
+  %tb = tile.load %a[0] strides [2, 1] : !tile.buffer<bf16> -> tensor<8x2xbf16>
+  %tc = tile.load %c[0] strides [2, 1] : !tile.buffer<f32> -> tensor<4x2xf32>
+  %r = tile.matmul %ta, %tb, %tc : tensor<4x8xbf16>, tensor<8x2xbf16> -> tensor<4x2xf32>
+  %ti = tile.load %i[0] strides [4, 1] : !tile.buffer<i8> -> tensor<4x4xi8>
+  %z = arith.constant 0 : i32
+  %zi = tile.broadcast %z : i32 -> tensor<4x4xi32>
+  %ri = tile.matmul %ti, %ti, %zi : tensor<4x4xi8>, tensor<4x4xi8> -> tensor<4x4xi32>
+  tile.store %r, %c[0] strides [2, 1] : tensor<4x2xf32>, !tile.buffer<f32>
+  tile.store %ri, %j[0] strides [4, 1] : tensor<4x4xi32>, !tile.buffer<i32>
+  tile.return
+}
