@@ -230,6 +230,42 @@ tile.kernel @k(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
     _run_both(source, [_values("f32", 11)], np.zeros(N, np.float32))
 
 
+# -- tiles of any rank: row nests that outgrow the scalar registers --------------
+
+
+def test_rank_nine_transpose_walks_rows_by_number() -> None:
+    """tl.sort of 512 elements reshapes to 2x...x2; reversing its 9 axes merges none of them."""
+    shape = "x".join(["2"] * 9)
+    strides = ", ".join(str(2**i) for i in reversed(range(9)))
+    permutation = ", ".join(str(i) for i in reversed(range(9)))
+    source = f"""
+tile.kernel @k(%x: !tile.buffer<i32>, %out: !tile.buffer<i32>) {{
+  %t = tile.load %x[0] strides [{strides}] : !tile.buffer<i32> -> tensor<{shape}xi32>
+  %p = tile.transpose %t {{permutation = array<i64: {permutation}>}} : tensor<{shape}xi32> -> tensor<{shape}xi32>
+  tile.store %p, %out[0] strides [{strides}] : tensor<{shape}xi32>, !tile.buffer<i32>
+  tile.return
+}}
+"""
+    x = np.arange(512, dtype=np.int32)
+    got = _run_both(source, [x], np.zeros(512, np.int32))
+    assert np.array_equal(got, x.reshape([2] * 9).transpose().reshape(-1))
+
+
+def test_rank_six_load_with_outer_bounds_and_pad() -> None:
+    """Bounds on outer dimensions of a 6-D box: rows outside read the pad, whatever the rank."""
+    source = """
+tile.kernel @k(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
+  %pad = arith.constant -1.0 : f32
+  %t = tile.load %x[0] strides [320, 64, 16, 8, 2, 1] lower [0, 1, 0, 0, 1, 0] upper [2, 3, 1, 2, 3, 1] pad %pad : !tile.buffer<f32> -> tensor<2x3x2x2x3x2xf32>
+  tile.store %t, %out[0] strides [72, 24, 12, 6, 2, 1] : tensor<2x3x2x2x3x2xf32>, !tile.buffer<f32>
+  tile.return
+}
+"""
+    x = np.arange(640, dtype=np.float32)
+    got = _run_both(source, [x], np.zeros(144, np.float32))
+    assert np.count_nonzero(got == -1.0) == 144 - 2 * 2 * 1 * 2 * 2 * 1
+
+
 # -- matmul: every operand/accumulator pair Triton's tt.dot has -----------------
 
 MATMUL_TYPES = [("f16", "f32"), ("f16", "f16"), ("bf16", "f32"), ("f32", "f32"), ("f64", "f64"),

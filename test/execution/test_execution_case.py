@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import CORPUS, INDUCTOR_CASES
+from conftest import CORPUS, INDUCTOR_CASES, ROOT
 
 from tnpu.execution.case import CaseError, load_case
 
@@ -64,3 +64,33 @@ def test_cli_reports_bad_meta_in_one_line(tmp_path):
     )
     assert run.returncode == 1
     assert run.stderr.count("\n") == 1 and "grid_for_config0" in run.stderr
+
+
+def test_a_rung_that_crashes_is_an_error_in_the_record(monkeypatch):
+    """A compiler bug in one rung (here the backend running out of registers) is that
+    rung's `error`; the other rungs still run and the record is still made."""
+    from tnpu.compiler import kernel as compile_api
+    from tnpu.execution import rungs
+    from tnpu.execution.runner import run_case
+
+    def out_of_registers(module):
+        raise RuntimeError("backend_riscv: out of scratch registers")
+
+    monkeypatch.setattr(compile_api, "compile_module", out_of_registers)
+    monkeypatch.setitem(rungs.RUNGS, "oracle", _NoOracle())  # Triton's interpreter is not the point
+    case = load_case(ROOT / "examples" / "vector_add")
+    result = run_case(case, mode="qemu")
+    statuses = {r.name: (r.status, r.message) for r in result.rungs}
+    assert statuses["qemu"] == ("error", "internal error: RuntimeError: backend_riscv: out of scratch registers")
+    assert statuses["ttir"][0] == statuses["tile"][0] == "ok"
+    assert result.stage_reached == "tile" and result.match is True
+    assert result.to_json()["error"].startswith("qemu: internal error")
+
+
+class _NoOracle:
+    modes = frozenset({"qemu"})
+
+    def run(self, context):
+        from tnpu.execution.rungs import RungResult
+
+        return RungResult("oracle", "skipped", message="not needed")

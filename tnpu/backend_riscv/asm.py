@@ -10,6 +10,7 @@ is a compiler bug, not a property of the kernel.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -257,9 +258,51 @@ def for_each_row(
 
     `addresses` hold each cursor's address at the row's start; `valid` is a
     register that is 1 when every outer index lies within its bound (None
-    when no bound applies).  Dimensions of size 1 cost no loop.
+    when no bound applies).  Dimensions of size 1 cost no loop, and outer
+    dimensions every cursor walks contiguously (stride = the next one's
+    stride times its size, no bound) are one dimension.  Tiles of any rank
+    are walked: a loop per dimension while registers last (`cursors + 1`
+    each), else one loop over all rows, each row's indices recovered from
+    its number by division (`_rows_by_number`).
     """
-    _rows(asm, shape, cursors, [c.start for c in cursors], row, bounds, None, 0)
+    shape, cursors, bounds = _merge_contiguous(shape, cursors, bounds)
+    loops = sum(1 for size in shape[:-1] if size != 1)
+    if loops * (len(cursors) + 1) <= len(asm.int_pool.free) // 2:
+        _rows(asm, shape, cursors, [c.start for c in cursors], row, bounds, None, 0)
+    else:
+        _rows_by_number(asm, shape, cursors, row, bounds)
+
+
+def _merge_contiguous(
+    shape: Sequence[int], cursors: Sequence[Cursor], bounds: Sequence[Bound | None] | None
+) -> tuple[list[int], list[Cursor], list[Bound | None] | None]:
+    """The same row nest with each run of contiguous, unbounded outer dimensions made one."""
+    shape = list(shape)
+    strides = [list(c.strides) for c in cursors]
+    bounds = list(bounds) if bounds else None
+    for level in reversed(range(len(shape) - 1)):
+        if shape[level] == 1 and (bounds is None or bounds[level] is None):
+            del shape[level]
+            for s in strides:
+                del s[level]
+            if bounds is not None:
+                del bounds[level]
+    level = len(shape) - 3
+    while level >= 0:
+        inner = level + 1
+        contiguous = all(
+            isinstance(s[level], int) and isinstance(s[inner], int)
+            and s[level] == s[inner] * shape[inner]  # type: ignore[operator]
+            for s in strides
+        )
+        if contiguous and (bounds is None or bounds[level] is None and bounds[inner] is None):
+            shape[level:inner + 1] = [shape[level] * shape[inner]]
+            for s in strides:
+                del s[level]
+            if bounds is not None:
+                del bounds[level]
+        level -= 1
+    return shape, [Cursor(c.start, s) for c, s in zip(cursors, strides)], bounds
 
 
 def _rows(asm, shape, cursors, addresses, row, bounds, valid, level) -> None:  # noqa: ANN001
@@ -294,6 +337,52 @@ def _rows(asm, shape, cursors, addresses, row, bounds, valid, level) -> None:  #
         with asm.ints(1) as (limit,):
             asm.li(limit, size)
             asm.emit("blt", counter, limit, head)
+
+
+def _rows_by_number(asm, shape, cursors, row, bounds) -> None:  # noqa: ANN001
+    """One loop over the rows; row r's outer indices are the mixed-radix digits of r.
+
+    Registers: the row number, the cursors' addresses and four more,
+    whatever the rank.
+    """
+    outer = shape[:-1]
+    with asm.ints(len(cursors) + 2) as (number, rest, *addresses):
+        head = asm.new_label("rows")
+        asm.li(number, 0)
+        asm.place(head)
+        for register, cursor in zip(addresses, cursors):
+            asm.emit("mv", register, cursor.start)
+        asm.emit("mv", rest, number)
+        with asm.ints(2 if bounds and any(bounds) else 0) as flags:
+            valid = None
+            for level in reversed(range(len(outer))):
+                if outer[level] == 1 and not (bounds and bounds[level]):
+                    continue
+                with asm.ints(2) as (digit, temp):
+                    asm.li(temp, outer[level])
+                    asm.emit("remu", digit, rest, temp)
+                    asm.emit("divu", rest, rest, temp)
+                    for register, cursor in zip(addresses, cursors):
+                        stride = cursor.strides[level]
+                        if isinstance(stride, int):
+                            if stride == 0:
+                                continue
+                            asm.li(temp, stride)
+                            stride = temp
+                        with asm.ints(1) as (step,):
+                            asm.emit("mul", step, digit, stride)
+                            asm.emit("add", register, register, step)
+                    bound = bounds[level] if bounds else None
+                    if bound:
+                        _index_in_bound(asm, flags[0], digit, bound, valid)
+                        if valid is None:
+                            valid = flags[1]
+                        asm.emit("mv", valid, flags[0])
+            row(addresses, valid)
+        asm.emit("addi", number, number, 1)
+        with asm.ints(1) as (limit,):
+            asm.li(limit, math.prod(outer))
+            asm.emit("blt", number, limit, head)
 
 
 def _index_in_bound(asm: AsmWriter, flag: str, index: str, bound: Bound, outer: str | None) -> None:

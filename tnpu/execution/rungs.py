@@ -65,14 +65,22 @@ class RungResult:
 
 
 class Rung(ABC):
-    """One way of running a kernel; `run` records how long it took."""
+    """One way of running a kernel; `run` records how long it took.
+
+    An exception a rung does not expect (a compiler bug, not a property of
+    the kernel) becomes that rung's `error`, so the run still gets its
+    record and the other rungs still run.
+    """
 
     name: ClassVar[str]
     modes: ClassVar[frozenset[str]]
 
     def run(self, context: RunContext) -> RungResult:
         start = time.perf_counter()
-        result = self.execute(context)
+        try:
+            result = self.execute(context)
+        except Exception as error:  # noqa: BLE001  (any bug of the rung is recorded, not raised)
+            result = RungResult(self.name, "error", message=f"internal error: {type(error).__name__}: {error}")
         result.seconds = time.perf_counter() - start
         return result
 
