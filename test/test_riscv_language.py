@@ -1,0 +1,152 @@
+"""Triton's fp16 tutorial patterns, compiled to RVV, agree with Triton's interpreter.
+
+The kernels (test/execution/language_kernels.py) are tnpu's own, with the
+patterns of Triton's tutorials 03 (fp16 matmul over a K loop), 05 (layer
+norm forward and backward in fp16) and 06 (attention forward, causal and
+not), every operand type tl.dot takes, and tl.sort of 512 elements.  Each
+runs through every rung of `tnpu run --exec qemu`: Triton's interpreter,
+the TTIR and tile interpreters, and qemu at VLEN 128, 256 and 512 (which
+must agree bit for bit), and every rung must succeed and match.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tnpu.execution.case import Case, bind_arguments, contiguous_strides
+from tnpu.execution.oracle import Oracle
+from tnpu.execution.runner import run_case
+from tnpu.frontend import KernelSource, compile_to_ttir, load_jit_function
+
+KERNELS = Path(__file__).resolve().parent / "execution" / "language_kernels.py"
+EVERY_RUNG = [("oracle", "ok"), ("ttir", "ok"), ("tile", "ok"), ("qemu", "ok")]
+POINTER = {"float16": "*fp16", "bfloat16": "*bf16", "float32": "*fp32", "float64": "*fp64",
+           "int8": "*i8", "int32": "*i32"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def oracle(tmp_path_factory):
+    with Oracle(cache_dir=tmp_path_factory.mktemp("oracle-cache")) as process:
+        yield process
+
+
+def tensor(dtype: str, *shape: int) -> dict[str, Any]:
+    return {"shape": list(shape), "stride": list(contiguous_strides(shape)), "dtype": dtype}
+
+
+def kernel_case(
+    directory: Path, function: str, arguments: dict[str, Any], constexprs: dict[str, Any],
+    grid: tuple[int, ...], input_ranges: dict[str, tuple[int, int]] | None = None,
+) -> Case:
+    """The case of `function` in language_kernels.py launched on `arguments` (tensors and scalars)."""
+    signature = {
+        name: POINTER[value["dtype"]] if isinstance(value, dict) else ("fp32" if isinstance(value, float) else "i32")
+        for name, value in arguments.items()
+    } | dict.fromkeys(constexprs, "constexpr")
+    ttir = directory / f"{function}.ttir"
+    ttir.write_text(compile_to_ttir(KernelSource(load_jit_function(KERNELS, function), signature, constexprs)))
+    launch = [arguments.get(name, constexprs.get(name)) for name in signature]
+    full_grid = (*grid, *(1,) * (3 - len(grid)))
+    return Case(
+        name=function, ttir_path=ttir, kernel_py=KERNELS, kernel_name=function, signature=signature,
+        constexprs=constexprs, grid=full_grid, args=bind_arguments(signature, constexprs, launch, function),  # type: ignore[arg-type]
+        input_ranges=input_ranges or {}, launch_args=launch,
+    )
+
+
+def check_every_rung(case: Case, oracle: Oracle) -> None:
+    result = run_case(case, mode="qemu", oracle=oracle)
+    assert [(r.name, r.status) for r in result.rungs] == EVERY_RUNG, result.error
+    assert result.match, result.mismatch
+    assert result.stage_reached == "compare"
+
+
+def matmul_arguments(operand: str, output: str, m: int, n: int, k: int) -> dict[str, Any]:
+    return {
+        "A": tensor(operand, m, k), "B": tensor(operand, k, n), "C": tensor(output, m, n),
+        "M": m, "N": n, "K": k, "stride_am": k, "stride_ak": 1, "stride_bk": n, "stride_bn": 1,
+        "stride_cm": n, "stride_cn": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    ("operand", "output", "precision"),
+    [("float16", "float32", "ieee"), ("float16", "float16", "ieee"), ("bfloat16", "float32", "ieee"),
+     ("float32", "float32", "ieee"), ("float32", "float32", "tf32"), ("float64", "float64", "ieee"),
+     ("int8", "int32", "ieee")],
+)  # fmt: skip
+def test_dot_over_a_k_loop(operand, output, precision, tmp_path, oracle):
+    """C = A @ B, M = 40, N = 24, K = 72 in blocks of 32x16x32: tails in M, N and K.
+
+    An fp16 accumulator takes one K block (K = 24): rounded to fp16 after every
+    block, a long sum of normal values cancels to results whose error is many
+    of their ulps, in Triton's interpreter as in any rung.
+    """
+    depth = 24 if output == "float16" else 72
+    case = kernel_case(
+        tmp_path, "dot_k_loop", matmul_arguments(operand, output, 40, 24, depth),
+        {"BM": 32, "BN": 16, "BK": 32, "PRECISION": precision}, (2, 2),
+    )
+    if operand == "bfloat16":  # Triton's interpreter multiplies bf16 bit patterns (oracle-exceptions.md)
+        result = run_case(case, mode="qemu", oracle=oracle)
+        assert [(r.name, r.status) for r in result.rungs] == [("oracle", "refused"), *EVERY_RUNG[1:]]
+        assert result.match and result.reference == "ttir"
+        return
+    check_every_rung(case, oracle)
+
+
+@pytest.mark.parametrize(("operand", "output"), [("float16", "float32"), ("int8", "int32")])
+def test_batched_dot(operand, output, tmp_path, oracle):
+    arguments = {"A": tensor(operand, 2, 16, 32), "B": tensor(operand, 2, 32, 16), "C": tensor(output, 2, 16, 16)}
+    check_every_rung(kernel_case(tmp_path, "batched_dot", arguments, {"BATCH": 2, "BM": 16, "BN": 16, "BK": 32}, (1,)), oracle)
+
+
+def test_layer_norm_forward_fp16(tmp_path, oracle):
+    """6 rows of 300 columns in chunks of 128: f32 statistics of fp16 data."""
+    arguments = {"X": tensor("float16", 6, 300), "Y": tensor("float16", 6, 300), "W": tensor("float16", 300),
+                 "Bias": tensor("float16", 300), "Mean": tensor("float32", 6), "Rstd": tensor("float32", 6),
+                 "stride": 300, "N": 300, "eps": 1e-5}  # fmt: skip
+    check_every_rung(kernel_case(tmp_path, "layer_norm_forward", arguments, {"BLOCK": 128}, (6,)), oracle)
+
+
+def test_layer_norm_backward_fp16(tmp_path, oracle):
+    """dx and dw/db partial sums under a spin lock (zeroed locks), then the column reduction."""
+    rows, columns, groups = 6, 200, 4
+    arguments = {"DX": tensor("float16", rows, columns), "DY": tensor("float16", rows, columns),
+                 "PartialDW": tensor("float16", groups, columns), "PartialDB": tensor("float16", groups, columns),
+                 "X": tensor("float16", rows, columns), "W": tensor("float16", columns),
+                 "Mean": tensor("float32", rows), "Rstd": tensor("float32", rows),
+                 "Locks": tensor("int32", 2 * groups), "stride": columns, "N": columns}  # fmt: skip
+    check_every_rung(
+        kernel_case(tmp_path, "layer_norm_backward_dx", arguments, {"GROUPS": groups, "BLOCK": 256}, (rows,),
+                    input_ranges={"Locks": (0, 1)}),
+        oracle,
+    )
+    arguments = {"PartialDW": tensor("float16", groups, columns), "PartialDB": tensor("float16", groups, columns),
+                 "DW": tensor("float16", columns), "DB": tensor("float16", columns), "GROUPS": groups,
+                 "N": columns}  # fmt: skip
+    check_every_rung(
+        kernel_case(tmp_path, "layer_norm_backward_dwdb", arguments, {"BLOCK_M": 2, "BLOCK_N": 64}, (4,)), oracle
+    )
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_forward_fp16(causal, tmp_path, oracle):
+    """2 heads, 80 positions (a tail in both blocks), head dimension 32, online softmax."""
+    heads, positions, head = 2, 80, 32
+    arguments = {name: tensor("float16", heads, positions, head) for name in ("Q", "K", "V", "Out")}
+    arguments |= {"Lse": tensor("float32", heads, positions), "sm_scale": 0.125, "N_CTX": positions}
+    constexprs = {"HEAD": head, "BLOCK_M": 32, "BLOCK_N": 16, "CAUSAL": causal}
+    check_every_rung(kernel_case(tmp_path, "attention_forward", arguments, constexprs, (3, heads)), oracle)
+
+
+@pytest.mark.parametrize(("dtype", "rows", "columns", "descending"),
+                         [("float32", 1, 512, False), ("int32", 4, 128, True)])  # fmt: skip
+def test_sort(dtype, rows, columns, descending, tmp_path, oracle):
+    """tl.sort's bitonic network reshapes to 2x2x...x2: rank 9 for 512 elements."""
+    arguments = {"X": tensor(dtype, rows, columns), "Y": tensor(dtype, rows, columns)}
+    constexprs = {"ROWS": rows, "COLUMNS": columns, "DESCENDING": descending}
+    check_every_rung(kernel_case(tmp_path, "sort_rows", arguments, constexprs, (1,)), oracle)
