@@ -18,7 +18,8 @@ import pytest
 
 from tnpu.execution.case import Case, bind_arguments, contiguous_strides
 from tnpu.execution.oracle import Oracle
-from tnpu.execution.runner import run_case
+from tnpu.execution.runner import RunResult, run_case
+from tnpu.execution.sweep import report
 from tnpu.frontend import KernelSource, compile_to_ttir, load_jit_function
 
 KERNELS = Path(__file__).resolve().parent / "execution" / "language_kernels.py"
@@ -64,6 +65,15 @@ def check_every_rung(case: Case, oracle: Oracle) -> None:
     assert result.stage_reached == "compare"
 
 
+def check_against_the_ttir_interpreter(case: Case, oracle: Oracle, fault: str) -> RunResult:
+    """A kernel with an oracle fault: the oracle is skipped, naming it, and the TTIR interpreter is the reference."""
+    result = run_case(case, mode="qemu", oracle=oracle)
+    assert [(r.name, r.status) for r in result.rungs] == [("oracle", "skipped"), *EVERY_RUNG[1:]], result.error
+    assert result.oracle_fault == fault and result.reference == "ttir"
+    assert result.match and result.error is None and result.stage_reached == "compare", result.mismatch
+    return result
+
+
 def matmul_arguments(operand: str, output: str, m: int, n: int, k: int) -> dict[str, Any]:
     return {
         "A": tensor(operand, m, k), "B": tensor(operand, k, n), "C": tensor(output, m, n),
@@ -91,9 +101,7 @@ def test_dot_over_a_k_loop(operand, output, precision, tmp_path, oracle):
         {"BM": 32, "BN": 16, "BK": 32, "PRECISION": precision}, (2, 2),
     )
     if operand == "bfloat16":  # Triton's interpreter multiplies bf16 bit patterns (oracle-exceptions.md)
-        result = run_case(case, mode="qemu", oracle=oracle)
-        assert [(r.name, r.status) for r in result.rungs] == [("oracle", "refused"), *EVERY_RUNG[1:]]
-        assert result.match and result.reference == "ttir"
+        check_against_the_ttir_interpreter(case, oracle, "bf16-dot")
         return
     check_every_rung(case, oracle)
 
@@ -150,3 +158,21 @@ def test_sort(dtype, rows, columns, descending, tmp_path, oracle):
     arguments = {"X": tensor(dtype, rows, columns), "Y": tensor(dtype, rows, columns)}
     constexprs = {"ROWS": rows, "COLUMNS": columns, "DESCENDING": descending}
     check_every_rung(kernel_case(tmp_path, "sort_rows", arguments, constexprs, (1,)), oracle)
+
+
+def test_bf16_arithmetic_is_checked_against_the_ttir_interpreter(tmp_path, oracle):
+    """Negation, maximum, minimum, products and sums of bf16 values, which Triton's interpreter does on bits."""
+    arguments = {"X": tensor("bfloat16", 64), "Out": tensor("bfloat16", 4, 64)}
+    result = check_against_the_ttir_interpreter(
+        kernel_case(tmp_path, "bf16_arithmetic", arguments, {"BLOCK": 64}, (1,)), oracle, "bf16-arithmetic"
+    )
+    record = result.to_json()
+    assert record["oracle_fault"] == "bf16-arithmetic" and record["rungs"][0]["reference"] == "ttir"
+    assert "| bf16_arithmetic | bf16-arithmetic | ttir |" in report([record])
+
+
+def test_integer_to_bf16_is_checked_against_the_ttir_interpreter(tmp_path, oracle):
+    arguments = {"X": tensor("int32", 64), "Y": tensor("bfloat16", 64)}
+    check_against_the_ttir_interpreter(
+        kernel_case(tmp_path, "int_to_bf16", arguments, {"BLOCK": 64}, (1,)), oracle, "bf16-conversion"
+    )

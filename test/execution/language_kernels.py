@@ -8,7 +8,9 @@ backward's dx with per-group dw/db partial sums taken under a spin lock
 (`while tl.atomic_cas(...) == 1: pass`), and the dw/db column reduction.
 Attention (tutorial 06): a forward pass with fp16 q, k, v, scores in f32,
 an online softmax in base 2 and an optional causal mask.  Sort: `tl.sort`
-of 512 elements, whose bitonic network builds rank-9 tiles.
+of 512 elements, whose bitonic network builds rank-9 tiles.  And bf16
+arithmetic and integer -> bf16 conversion, which Triton's interpreter gets
+wrong (docs/oracle-exceptions.md).
 
 `test_riscv_language.py` runs each through every rung of `tnpu run --exec qemu`.
 """
@@ -170,3 +172,19 @@ def attention_forward(Q, K, V, Out, Lse, sm_scale, N_CTX, HEAD: tl.constexpr,
 def sort_rows(X, Y, ROWS: tl.constexpr, COLUMNS: tl.constexpr, DESCENDING: tl.constexpr):
     i = tl.arange(0, ROWS)[:, None] * COLUMNS + tl.arange(0, COLUMNS)[None, :]
     tl.store(Y + i, tl.sort(tl.load(X + i), dim=1, descending=DESCENDING))
+
+
+@triton.jit
+def bf16_arithmetic(X, Out, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    x = tl.load(X + r)
+    tl.store(Out + r, -x)
+    tl.store(Out + BLOCK + r, tl.maximum(x, -x))
+    tl.store(Out + 2 * BLOCK + r, tl.minimum(tl.maximum(x, -0.25), 0.5))  # tt.clampf has no tile lowering yet
+    tl.store(Out + 3 * BLOCK + r, x * x + x)
+
+
+@triton.jit
+def int_to_bf16(X, Y, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    tl.store(Y + r, (tl.load(X + r) * 2796203).to(tl.bfloat16))

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from tnpu.execution.oracle import Oracle, OracleError, OracleRequest, TensorData
+from tnpu.execution.oracle_faults import ORACLE_FAULTS
 from tnpu.execution.rungs import TRITON_INTERPRETER_LIMITATIONS
 
 KERNELS = textwrap.dedent(
@@ -180,10 +181,11 @@ def stock_interpreter_outcomes(tmp_path_factory) -> dict:
 
 
 LIMITATIONS = {limitation.name: limitation for limitation in TRITON_INTERPRETER_LIMITATIONS}
+FAULTS = {fault.name: fault for fault in ORACLE_FAULTS}
 
 
-def test_every_limitation_has_a_reproducer(stock_interpreter_outcomes):
-    assert set(stock_interpreter_outcomes) == set(LIMITATIONS)
+def test_every_limitation_and_fault_has_a_reproducer(stock_interpreter_outcomes):
+    assert set(stock_interpreter_outcomes) == set(LIMITATIONS) | set(FAULTS)
 
 
 def test_scalar_comparison_in_a_mask_is_rejected(stock_interpreter_outcomes):
@@ -194,6 +196,32 @@ def test_scalar_comparison_in_a_mask_is_rejected(stock_interpreter_outcomes):
 def test_bf16_dot_multiplies_bit_patterns(stock_interpreter_outcomes):
     """ones(16, 16) @ ones(16, 16) is 16; the interpreter multiplies 0x3F80 (16256) by itself."""
     assert stock_interpreter_outcomes["bf16-dot"] == {"values": [16 * 16256.0**2] * 2}
+
+
+def bf16_bits(values: list[float]) -> list[int]:
+    import ml_dtypes
+
+    return np.array(values, np.float32).astype(ml_dtypes.bfloat16).view(np.uint16).tolist()
+
+
+def test_bf16_arithmetic_computes_on_bit_patterns(stock_interpreter_outcomes):
+    """x = 0.945 (0x3F72) and -0.5 (0xBF00): numpy's uint16 negation, maximum, clip and add."""
+    negated, maximum, clamped, doubled = np.array(stock_interpreter_outcomes["bf16-arithmetic"]["values"]).reshape(4, 2)
+    x = np.array([0x3F72, 0xBF00], np.uint16)
+    with np.errstate(over="ignore"):
+        assert bf16_bits(negated.tolist()) == (-x).tolist()  # right: [-0.945, 0.5]
+        assert bf16_bits(maximum.tolist()) == np.maximum(x, -x).tolist()  # right: [0.945, 0.5]
+        assert bf16_bits(doubled.tolist()) == (x + x).tolist()  # right: [1.89, -1.0]
+    # clamp of -0.5 to [-0.0023, 0.0023] compares bit patterns: 0xBF00 is "above" 0x3B17.
+    assert clamped[1] > 0, clamped
+
+
+def test_bf16_conversion_stores_the_integer_as_bits(stock_interpreter_outcomes):
+    """70 becomes the bf16 whose bits are 70; and torch cannot be the reference for
+    2**24 + 2**16 + 1, which it rounds twice (through f32, to a tie, to even: 2**24)."""
+    outcome = stock_interpreter_outcomes["bf16-conversion"]["values"]
+    assert bf16_bits(outcome["kernel"]) == [70, (2**24 + 2**16 + 1) & 0xFFFF]
+    assert outcome["torch"] == [70.0, 2.0**24]  # once rounded, it is 2**24 + 2**17
 
 
 def test_inline_asm_is_not_implemented(stock_interpreter_outcomes):

@@ -15,21 +15,19 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.builtin import BFloat16Type
 
 from tnpu.compiler.kernel import Kernel
 from tnpu.diagnostics import CompileError, one_line
-from tnpu.dialects import tt
 from tnpu.execution.case import Case, TensorArg
 from tnpu.execution.inputs import KernelInputs
 from tnpu.execution.oracle import Oracle, OracleError, OracleRequest, TensorData
+from tnpu.execution.oracle_faults import oracle_fault
 from tnpu.interpreters.kernel import run_kernel
 from tnpu.interpreters.tt import KernelError
 
@@ -91,26 +89,19 @@ class Rung(ABC):
 
 @dataclass(frozen=True)
 class Limitation:
-    """A kernel feature Triton's interpreter gets wrong or cannot run, and why.
+    """A kernel feature Triton's interpreter cannot run, and why.
 
-    Recognised before the run from the TTIR (`applies`), when the
-    interpreter would run and answer wrongly, or after it from the error the
-    interpreter raised (`error`, a substring of its message).  Each has a
-    minimal reproducer in test/execution/interpreter_limitations.py, and the
-    corpus cases it stops are listed in docs/oracle-exceptions.md by `name`.
+    Recognised after the run from the error the interpreter raised (`error`,
+    a substring of its message); features it runs and answers wrongly are
+    oracle faults (`tnpu.execution.oracle_faults`), recognised before.  Each
+    has a minimal reproducer in test/execution/interpreter_limitations.py,
+    and the corpus cases it stops are listed in docs/oracle-exceptions.md by
+    `name`.
     """
 
     name: str
     reason: str
-    applies: Callable[[ModuleOp], bool] = lambda module: False
-    error: str | None = None
-
-
-def _dot_on_bf16(module: ModuleOp) -> bool:
-    return any(
-        isinstance(op, tt.DotOp) and isinstance(tt.element_type_of(op.a.type), BFloat16Type)
-        for op in module.walk()
-    )
+    error: str
 
 
 TRITON_INTERPRETER_LIMITATIONS: tuple[Limitation, ...] = (
@@ -119,12 +110,6 @@ TRITON_INTERPRETER_LIMITATIONS: tuple[Limitation, ...] = (
         "Triton's interpreter does not implement inline assembly "
         "(InterpreterBuilder.create_inline_asm raises NotImplementedError)",
         error="inline_asm not supported in interpreter mode",
-    ),
-    Limitation(
-        "bf16-dot",
-        "Triton's interpreter holds bf16 tensors as their raw uint16 bits, so its tl.dot "
-        "multiplies bit patterns as integers (InterpreterBuilder.create_dot)",
-        _dot_on_bf16,
     ),
     Limitation(
         "scalar-comparison-mask",
@@ -146,9 +131,11 @@ class OracleRung(Rung):
         case = context.case
         if case.kernel_py is None:
             return RungResult(self.name, "skipped", message="no kernel.py to interpret")
-        for limitation in TRITON_INTERPRETER_LIMITATIONS:
-            if limitation.applies(context.module):
-                return _refused_for(limitation)
+        fault = oracle_fault(context.module)
+        if fault is not None:
+            message = f"oracle fault '{fault.name}': {fault.reason}; the reference is the {fault.reference} rung"
+            notes = {"oracle_fault": fault.name, "reference": fault.reference}
+            return RungResult(self.name, "skipped", message=message, notes=notes)
         assert context.oracle is not None, "an oracle rung needs an Oracle process"
         names = list(case.signature)
         positional = case.launch_args[: len(names)]
@@ -168,7 +155,7 @@ class OracleRung(Rung):
         notes = {"libdevice_stand_ins": response.libdevice_symbols}
         if response.error is not None:
             known = next(
-                (l for l in TRITON_INTERPRETER_LIMITATIONS if l.error and l.error in response.error), None
+                (l for l in TRITON_INTERPRETER_LIMITATIONS if l.error in response.error), None
             )
             if known is not None:
                 return _refused_for(known, notes)

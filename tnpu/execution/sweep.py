@@ -117,6 +117,11 @@ def report(records: Iterable[dict]) -> str:
     if stand_ins:
         lines += ["", "## Runs that used libdevice stand-ins in the oracle", ""]
         lines += [f"- {r['kernel']}: {', '.join(r['libdevice_stand_ins'])}" for r in stand_ins]
+    faulty = [r for r in records if r.get("oracle_fault")]
+    if faulty:
+        lines += ["", "## Runs whose oracle Triton's interpreter gets wrong (docs/oracle-exceptions.md)", "",
+                  "| kernel | oracle fault | checked against |", "|---|---|---|"]
+        lines += [f"| {r['kernel']} | {r['oracle_fault']} | {r['reference']} |" for r in faulty]
     timed = [r for r in records if r.get("cycles") is not None]
     if timed:
         lines += ["", "## Cycles on the modeled NPU", "",
