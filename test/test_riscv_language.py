@@ -176,3 +176,10 @@ def test_integer_to_bf16_is_checked_against_the_ttir_interpreter(tmp_path, oracl
     check_against_the_ttir_interpreter(
         kernel_case(tmp_path, "int_to_bf16", arguments, {"BLOCK": 64}, (1,)), oracle, "bf16-conversion"
     )
+
+
+def test_f64_math_is_expanded_and_matches(tmp_path, oracle):
+    """exp, log, sin (of arguments near 1e5), cos, erf, exp2, log2 in f64 run as expand-math's
+    f64 code under qemu (sqrt natively), within the f64 tolerance of Triton's interpreter."""
+    arguments = {"X": tensor("float64", 256), "Y": tensor("float64", 4, 256)}
+    check_every_rung(kernel_case(tmp_path, "f64_math", arguments, {"BLOCK": 256}, (1,)), oracle)

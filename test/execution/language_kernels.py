@@ -10,7 +10,7 @@ Attention (tutorial 06): a forward pass with fp16 q, k, v, scores in f32,
 an online softmax in base 2 and an optional causal mask.  Sort: `tl.sort`
 of 512 elements, whose bitonic network builds rank-9 tiles.  And bf16
 arithmetic and integer -> bf16 conversion, which Triton's interpreter gets
-wrong (docs/oracle-exceptions.md).
+wrong (docs/oracle-exceptions.md), and f64 math through expand-math.
 
 `test_riscv_language.py` runs each through every rung of `tnpu run --exec qemu`.
 """
@@ -188,3 +188,13 @@ def bf16_arithmetic(X, Out, BLOCK: tl.constexpr):
 def int_to_bf16(X, Y, BLOCK: tl.constexpr):
     r = tl.arange(0, BLOCK)
     tl.store(Y + r, (tl.load(X + r) * 2796203).to(tl.bfloat16))
+
+
+@triton.jit
+def f64_math(X, Y, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    x = tl.load(X + r)
+    tl.store(Y + r, tl.exp(x) - tl.log(tl.abs(x) + 1e-3))
+    tl.store(Y + BLOCK + r, tl.sin(x * 1e5) * tl.cos(x))
+    tl.store(Y + 2 * BLOCK + r, tl.math.erf(x) + tl.exp2(x) - tl.log2(tl.abs(x) + 1.0))
+    tl.store(Y + 3 * BLOCK + r, tl.math.rsqrt(tl.abs(x) + 0.5) + tl.sqrt(tl.abs(x)))
