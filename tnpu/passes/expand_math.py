@@ -998,15 +998,30 @@ def reduce_f32_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     fraction = b.subi(fixed, b.shli(quadrant, 62))
     fraction_hi = b.to_float(fraction, f32)
     fraction_lo = b.to_float(b.subi(fraction, b.to_int(fraction_hi, IntegerType(64))), f32)
-    unit_hi, unit_lo = HALF_PI_OVER_2_62[32]
-    product, error = two_product(b, fraction_hi, b.constant(unit_hi, x.type))
-    error = b.add(error, b.add(b.mul(fraction_hi, unit_lo), b.mul(fraction_lo, unit_hi)))
-    hi = b.add(product, error)
-    lo = b.sub(error, b.sub(hi, product))
-
-    magnitude = b.bitcast(magnitude_bits, f32)
-    small = b.compare("olt", magnitude, 0.5)
     quadrant = b.trunci(quadrant, IntegerType(32))
+    magnitude = b.bitcast(magnitude_bits, f32)
+    return reduced(b, x, magnitude, 0.5, quadrant, fraction_hi, fraction_lo)
+
+
+def reduced(
+    b: ArithBuilder,
+    x: SSAValue,
+    magnitude: SSAValue,
+    small_below: float,
+    quadrant: SSAValue,
+    head: SSAValue,
+    rest: SSAValue,
+) -> Reduced:
+    """x = ±(n pi/2 + r) from |x|'s quadrant n and fraction head + rest in units of 2^-62 pi/2.
+
+    Below `small_below` |x| is its own reduction (n = 0, r = |x|); the sign
+    of x is put back last.
+    """
+    unit_hi, unit_lo = by_width(x, HALF_PI_OVER_2_62)
+    product, error = two_product(b, head, b.constant(unit_hi, x.type))
+    error = b.add(error, b.add(b.mul(head, unit_lo), b.mul(rest, unit_hi)))
+    hi, lo = fast_two_sum(b, product, error)
+    small = b.compare("olt", magnitude, small_below)
     quadrant = b.select(small, b.constant(0, quadrant.type), quadrant)
     hi = b.select(small, magnitude, hi)
     lo = b.select(small, 0.0, lo)
@@ -1084,22 +1099,8 @@ def reduce_f64_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     rest = b.to_float(b.subi(fraction, b.to_int(head)), F64.type)
     below = b.mul(b.insert(UIToFPOp(fixed_lo, same_shape_as(x.type, F64.type))), 2.0**-64)
     head, rest = fast_two_sum(b, head, b.add(rest, below))
-    unit_hi, unit_lo = HALF_PI_OVER_2_62[64]
-    product, error = two_product(b, head, b.constant(unit_hi, x.type))
-    error = b.add(error, b.add(b.mul(head, unit_lo), b.mul(rest, unit_hi)))
-    hi, lo = fast_two_sum(b, product, error)
-
     magnitude = b.bitcast(magnitude_bits, F64.type)
-    small = b.compare("olt", magnitude, QUARTER_PI_HI[64])
-    quadrant = b.select(small, b.constant(0, quadrant.type), quadrant)
-    hi = b.select(small, magnitude, hi)
-    lo = b.select(small, 0.0, lo)
-    negative = b.compare_int("slt", b.bits(x), 0)
-    return Reduced(
-        b.select(negative, b.subi(0, quadrant), quadrant),
-        b.select(negative, b.neg(hi), hi),
-        b.select(negative, b.neg(lo), lo),
-    )
+    return reduced(b, x, magnitude, QUARTER_PI_HI[64], quadrant, head, rest)
 
 
 @dataclass(frozen=True)
