@@ -63,6 +63,12 @@ def _widen_half_floats() -> type[ModulePass]:
     return WidenHalfFloatsPass
 
 
+def _structure_early_return() -> type[ModulePass]:
+    from tnpu.passes.structure_early_return import StructureEarlyReturnPass
+
+    return StructureEarlyReturnPass
+
+
 def _ttir_to_tile() -> type[ModulePass]:
     from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 
@@ -101,6 +107,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tnpu-to-npu": _tnpu_to_npu,
     "strip-gpu-only": _strip_gpu_only,
     "lower-libdevice": _lower_libdevice,
+    "structure-early-return": _structure_early_return,
     "expand-math": _expand_math,
     "widen-half-floats": _widen_half_floats,
 }

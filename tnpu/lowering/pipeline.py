@@ -16,11 +16,12 @@ from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
+from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
 
 @dataclass(frozen=True)
 class TnpuToTilePipeline(ModulePass):
-    """TTIR to tile IR: strip-gpu-only, lower-libdevice, ttir-to-tile, fuse-tile-maps, cse, dce.
+    """TTIR to tile IR: strip-gpu-only, lower-libdevice, structure-early-return, ttir-to-tile, fuse-tile-maps, cse, dce.
 
     The pipeline `tnpu run` and the backends start from; each step is also a
     pass of its own.
@@ -32,6 +33,7 @@ class TnpuToTilePipeline(ModulePass):
         for step in (
             StripGpuOnlyPass(),
             LowerLibdevicePass(),
+            StructureEarlyReturnPass(),
             TTIRToTilePass(),
             DeadCodeElimination(),
             FuseTileMapsPass(),

@@ -1,8 +1,8 @@
 """`ttir-to-tile`: lower a TTIR kernel to the tile dialect.
 
-Matches: a module of `tt.func` kernels after `strip-gpu-only` and
-`lower-libdevice` (tensor `arith`/`math`, `tt` ops, `scf`, and the early
-`cf.cond_br` to a bare `tt.return` that Inductor's templates emit).
+Matches: a module of `tt.func` kernels after `strip-gpu-only`,
+`lower-libdevice` and `structure-early-return` (tensor `arith`/`math`, `tt`
+ops and `scf`, in one block).
 
 Produces: one `tile.kernel` per `tt.func`, with the same argument order
 (pointers become `!tile.buffer`s).  Each TTIR value is lowered where it is
@@ -29,8 +29,8 @@ forms are dead code, removed by `dce`.
 Refuses, naming the op and its source location: GPU-only ops
 (`tt.elementwise_inline_asm`), libdevice calls not yet lowered, ops tnpu does
 not model (`tt.print`, fp8 casts, descriptors, ...), pointers that may come
-from two buffers, and control flow other than structured `scf` and the
-early-return guard.
+from two buffers, and control flow other than structured `scf` (`cf`
+branches are left for `structure-early-return`).
 """
 
 from __future__ import annotations
@@ -107,6 +107,8 @@ _UNSUPPORTED = {
     tt.DescriptorLoadOp: "tensor descriptors are not supported",
     tt.DescriptorStoreOp: "tensor descriptors are not supported",
     tt.CallOp: "calls are not supported; inline device functions first",
+    cf.BranchOp: "unstructured control flow left; run structure-early-return first",
+    cf.ConditionalBranchOp: "unstructured control flow left; run structure-early-return first",
 }
 
 
@@ -137,7 +139,7 @@ class KernelLowering:
     # -- entry --------------------------------------------------------------
 
     def lower(self) -> tile.KernelOp:
-        entry = self.func.body.block
+        entry = self.func.body.blocks[0]
         arg_types = [
             tile.BufferType(t.pointee_type) if isinstance(t, tt.PointerType) else t
             for t in entry.arg_types
@@ -1179,7 +1181,7 @@ class ScalarFacts:
     def __init__(self, func: tt.FuncOp):
         self.argument_divisors: dict[SSAValue, int] = {}
         if func.arg_attrs is not None:
-            for arg, attrs in zip(func.body.block.args, func.arg_attrs):
+            for arg, attrs in zip(func.body.blocks[0].args, func.arg_attrs):
                 hint = attrs.data.get("tt.divisibility")
                 if isinstance(hint, IntegerAttr):
                     self.argument_divisors[arg] = hint.value.data
@@ -1259,62 +1261,12 @@ _HANDLERS: dict[type[Operation], Callable[[KernelLowering, Operation], None]] = 
 }
 
 
-def structure_early_return(func: tt.FuncOp) -> None:
-    """Rewrite Inductor's guard `cf.cond_br %c, ^ret, ^body` (^ret: tt.return) to scf.if.
-
-    Any other multi-block body is refused.
-    """
-    blocks = list(func.body.blocks)
-    if len(blocks) == 1:
-        return
-    entry = blocks[0]
-    branch = entry.last_op
-    if not (isinstance(branch, cf.ConditionalBranchOp) and len(blocks) == 3):
-        raise CompileError(branch or func, "unstructured control flow is not supported")
-    then_block, else_block = branch.then_block, branch.else_block
-    if branch.then_arguments or branch.else_arguments:
-        raise CompileError(branch, "branches with block arguments are not supported")
-    if _is_bare_return(then_block):
-        body_block, run_when = else_block, False
-    elif _is_bare_return(else_block):
-        body_block, run_when = then_block, True
-    else:
-        raise CompileError(branch, "unstructured control flow is not supported")
-    condition = branch.cond
-    if not run_when:
-        true = arith.ConstantOp(IntegerAttr(1, IntegerType(1)))
-        negated = arith.XOrIOp(condition, true.result)
-        Rewriter.insert_op([true, negated], InsertPoint.before(branch))
-        condition = negated.result
-    inner = Block()
-    final_return = body_block.last_op
-    assert isinstance(final_return, tt.ReturnOp)
-    for moved in list(body_block.ops):
-        if moved is final_return:
-            break
-        moved.detach()
-        inner.add_op(moved)
-    inner.add_op(scf.YieldOp())
-    guard = scf.IfOp(condition, [], Region(inner))
-    guard.location = branch.location
-    returned = tt.ReturnOp()
-    returned.location = final_return.location
-    Rewriter.replace_op(branch, [guard, returned])
-    for dead in (then_block, else_block):
-        func.body.detach_block(dead)
-        dead.erase()
-
-
-def _is_bare_return(block: Block) -> bool:
-    ops = list(block.ops)
-    return len(ops) == 1 and isinstance(ops[0], tt.ReturnOp) and not ops[0].operands
-
-
 @dataclass(frozen=True)
 class TTIRToTilePass(ModulePass):
     """Lower TTIR kernels (`tt.func`) to `tile.kernel`s: structured DMA where provable.
 
-    Matches `tt.func` after strip-gpu-only and lower-libdevice; produces
+    Matches `tt.func` after strip-gpu-only, lower-libdevice and
+    structure-early-return; produces
     `tile.kernel` with `tile.load`/`store` where pointer offsets are affine in
     the tile coordinates (including Inductor's `%`/`//` decompositions) and
     `tile.gather`/`scatter` otherwise; masks become DMA bounds where they are
@@ -1328,6 +1280,5 @@ class TTIRToTilePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in [f for f in op.walk() if isinstance(f, tt.FuncOp)]:
-            structure_early_return(func)
             kernel = KernelLowering(func).lower()
             Rewriter.replace_op(func, kernel)

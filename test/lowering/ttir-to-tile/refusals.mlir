@@ -21,7 +21,7 @@ tt.func @libdevice(%x: tensor<16xf32>) {
 // -----
 
 tt.func @unstructured(%c: i1) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'cf.br' op unstructured control flow is not supported
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'cf.br' op cannot be lowered to the tile dialect: unstructured control flow left; run structure-early-return first
   cf.br ^bb1
 ^bb1:
   tt.return
