@@ -327,22 +327,27 @@ class StructureEarlyReturnPass(ModulePass):
 
     Matches a `tt.func` whose body has several blocks: Triton emits
     `cf.cond_br`/`cf.br` for an `if` that contains a `return`, at any depth
-    of `if`/`else` (inside loops Triton refuses a return).  Every block
-    reached from the entry is moved, once, into nested `scf.if`s following
-    the branches: the code after a return goes to the other side of its
-    `scf.if`; where two branches join again (the code after a Python `if`)
-    the join's block arguments become the `scf.if`'s results, through
-    `scf.yield`; when a return may have happened before a join, the `scf.if`
-    also yields an i1 saying so, and the code after the join runs under
-    `scf.if` of its negation (a zero, or a kernel argument of the pointer
-    type, stands in for the join's arguments on the returning path).  The body ends with one `tt.return`.  Single-block
-    bodies are left alone; unreachable blocks are dropped.
+    of `if`/`else` (it refuses a return inside a loop), and inlining a
+    device function with several returns does too.  Single-block bodies are
+    left alone.
+
+    Produces one block: every block reached from the entry is moved, once,
+    into nested `scf.if`s following the branches.  The code after a return
+    goes to the other side of its `scf.if`.  Where the two sides of a
+    branch join again (the code after a Python `if`), the join's block
+    arguments become the `scf.if`'s results, through `scf.yield`.  When a
+    return may have happened before such a join, the `scf.if` also yields
+    an i1 saying so, and the code after the join runs under `scf.if` of
+    its negation; on the returning path a zero, or a kernel argument of a
+    pointer's type, stands in for the join's arguments, which nothing reads
+    there.  The body ends with one `tt.return`; unreachable blocks are
+    dropped.
 
     Refuses, naming the op and its source location: a branch back to an
-    earlier block (a loop), a block reached by two branches that do not join
-    structurally, terminators other than `cf.br`, `cf.cond_br` and
-    `tt.return`, several returns of values (a device function's; one is
-    kept), and tensors of pointers merged past a return.
+    earlier block (a loop), a block two branches reach without a structured
+    join, terminators other than `cf.br`, `cf.cond_br` and `tt.return`,
+    more than one return of values, and a tensor of pointers merged past a
+    return.
     """
 
     name = "structure-early-return"

@@ -1,0 +1,179 @@
+"""The pointer and mask analysis of `ttir-to-tile`: which accesses are structured DMA.
+
+Every TTIR value the lowering visits gets a `Lowered` record of the forms it
+was lowered to.  Data always has its tile (or scalar); this analysis adds
+the symbolic forms, in the algebra of `tnpu.lowering.affine`:
+
+* an integer tensor's `AffineIndex`, `base + sum(stride * digit)` over
+  mixed-radix digits of the tile coordinates.  Proved through
+  `tt.make_range`, splats and splat constants, `addi`, `subi`, `muli` by a
+  uniform value, `extsi`/`extui`/`index_cast`, `tt.expand_dims`,
+  `tt.broadcast`, `tt.trans`, and `divsi`/`remsi`/`divui`/`remui` by a
+  constant when the divided digits cannot carry (`affine.divmod_constant`:
+  Inductor's `x0 = xindex % 64`, `x1 = xindex // 64`);
+* an i1 tensor's `Box`, per-digit bounds `lower <= digit < upper`: from
+  `cmpi slt/sle/sgt/sge` of two affine values whose difference changes sign
+  along one digit (`affine.less_than_zero`), from splat and constant i1
+  tensors, and from `andi` of two boxes whose digit splits nest;
+* a pointer's buffer and offsets: a kernel argument is a buffer at offset 0,
+  `tt.addptr` adds an affine (or any) offset, splats and shape ops carry it.
+
+A load or store whose pointer tensor has an `AffineIndex` is a structured
+`tile.load`/`tile.store`; its mask's boxes (`mask_parts`) become the DMA's
+bounds, and what is left of the mask an explicit mask tile.
+
+It gives up — the form is None — on everything else: `cmpi eq/ne` and
+unsigned comparisons, `ori`/`xori` of masks, `select`, values loaded from
+memory (an embedding's indices), products of two varying values, division by
+a non-constant or where digits would carry (`x % 3` over 256 lanes),
+`tt.reshape`, and the results of `scf.if`/`scf.while`.  Giving up is always
+correct: the lowering computes the value on the vector unit, and the access
+becomes a `tile.gather`/`tile.scatter` or keeps an explicit mask tile.
+Pointers carried by an `scf.for` keep their index when every iteration
+advances them by a uniform step (`uniform_advance`), and are carried as
+offset tiles otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
+from xdsl.ir import Block, Operation, SSAValue
+
+from tnpu.dialects import arith as tarith
+from tnpu.dialects import tt
+from tnpu.lowering import affine
+from tnpu.lowering.affine import AffineIndex, Box, IndexEmitter, Scalar
+
+
+@dataclass
+class ScalarPointer:
+    """A `!tt.ptr`: a buffer and an element offset into it."""
+
+    buffer: SSAValue
+    offset: Scalar
+
+
+@dataclass
+class PointerTensor:
+    """A tensor of `!tt.ptr` into one buffer: element offsets as an affine `index`,
+    an i64 tile of `offsets`, or both."""
+
+    buffer: SSAValue
+    index: AffineIndex | None = None
+    offsets: SSAValue | None = None
+
+
+Pointer = ScalarPointer | PointerTensor
+
+
+@dataclass
+class Lowered:
+    """The forms a TTIR value was lowered to.
+
+    `value` is the tile (or scalar) computing it, present for data;
+    `uniform` the scalar every element equals, if the analysis knows one;
+    `index`, `box` and `pointer` its symbolic forms (see the module
+    docstring).
+    """
+
+    value: SSAValue | None = None
+    uniform: SSAValue | None = None
+    index: AffineIndex | None = None
+    box: Box | None = None
+    pointer: Pointer | None = None
+
+
+def symbolic_forms(
+    op: Operation, operands: Sequence[Lowered], emit: IndexEmitter
+) -> tuple[AffineIndex | None, Box | None]:
+    """The affine index and box of an elementwise `arith` op's result, where proved."""
+    indices = [operand.index for operand in operands]
+    if isinstance(op, tarith.ExtSIOp | tarith.ExtUIOp | tarith.IndexCastOp):
+        return indices[0], None
+    if isinstance(op, arith.AndIOp):
+        if tt.element_type_of(op.result.type) != IntegerType(1):
+            return None, None
+        a, b = (operand.box for operand in operands)
+        return None, None if a is None or b is None else affine.intersect(a, b, emit)
+    if len(indices) != 2:
+        return None, None
+    lhs, rhs = indices
+    if lhs is None or rhs is None:
+        return None, None
+    match op:
+        case arith.AddiOp():
+            return affine.add(lhs, rhs, emit), None
+        case arith.SubiOp():
+            return affine.add(lhs, affine.scale(rhs, -1, emit), emit), None
+        case arith.MuliOp() if rhs.is_uniform():
+            return affine.scale(lhs, rhs.base, emit), None
+        case arith.MuliOp() if lhs.is_uniform():
+            return affine.scale(rhs, lhs.base, emit), None
+        case arith.DivSIOp() | arith.RemSIOp() | arith.DivUIOp() | arith.RemUIOp() if (
+            isinstance(rhs.base, int) and rhs.is_uniform()
+        ):
+            parts = affine.divmod_constant(lhs, rhs.base, emit)
+            if parts is None:
+                return None, None
+            quotient, remainder = parts
+            return (quotient if isinstance(op, arith.DivSIOp | arith.DivUIOp) else remainder), None
+        case tarith.CmpiOp():
+            return None, comparison_box(op, lhs, rhs, emit)
+    return None, None
+
+
+def comparison_box(
+    op: tarith.CmpiOp, lhs: AffineIndex, rhs: AffineIndex, emit: IndexEmitter
+) -> Box | None:
+    """Where `lhs <op> rhs` holds, as a box, for the signed orderings."""
+    predicate = tarith.CmpiOp.PREDICATES[op.predicate.value.data]
+    difference = affine.add(lhs, affine.scale(rhs, -1, emit), emit)
+    if difference is None:
+        return None
+    match predicate:
+        case "slt":  # lhs - rhs < 0
+            return affine.less_than_zero(difference, emit)
+        case "sge":
+            return affine.at_least_zero(difference, emit)
+        case "sgt":  # rhs - lhs < 0
+            return affine.less_than_zero(affine.scale(difference, -1, emit), emit)
+        case "sle":
+            return affine.at_least_zero(affine.scale(difference, -1, emit), emit)
+    return None
+
+
+def mask_parts(
+    mask: SSAValue, forms: dict[SSAValue, Lowered]
+) -> tuple[list[Box], list[SSAValue]]:
+    """A mask as a conjunction of boxes and of TTIR masks that are not boxes."""
+    box = forms[mask].box
+    if box is not None:
+        return [box], []
+    owner = mask.owner
+    if isinstance(owner, arith.AndIOp):
+        boxes_a, rest_a = mask_parts(owner.lhs, forms)
+        boxes_b, rest_b = mask_parts(owner.rhs, forms)
+        return boxes_a + boxes_b, rest_a + rest_b
+    return [], [mask]
+
+
+def uniform_advance(yielded: SSAValue, loop: Operation) -> SSAValue | None:
+    """The uniform step, if `yielded` is `tt.addptr(iter_arg, uniform)` of this loop."""
+    owner = yielded.owner
+    if not isinstance(owner, tt.AddPtrOp):
+        return None
+    source = owner.ptr
+    if not (isinstance(source.owner, Block) and source.owner.parent_op() is loop):
+        return None
+    step = owner.offset.owner
+    if isinstance(step, tt.SplatOp):
+        return owner.offset
+    if isinstance(step, arith.ConstantOp):
+        value = step.value
+        if isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat():
+            return owner.offset
+    return None
