@@ -74,6 +74,8 @@ class KernelLowering:
         self.func = func
         self.lowerings = lowerings
         self.values: dict[SSAValue, Lowered] = {}
+        self.op: Operation = func
+        """The op being lowered, which diagnostics name."""
         self.location: LocationAttr = func.location
         self.builder = Builder(InsertPoint.at_end(Block()))
         self.emit = IndexEmitter(self.builder, lambda: self.location, self.check_non_negative)
@@ -110,7 +112,9 @@ class KernelLowering:
         lower = next((self.lowerings[c] for c in type(op).__mro__ if c in self.lowerings), None)
         if lower is None:
             raise CompileError(op, "has no lowering to the tile dialect")
+        outer, self.op = self.op, op
         lower(self, op)
+        self.op = outer
         if not isinstance(op, arith.ConstantOp):  # a splat's new tile and scalar stay unnamed
             self.keep_names(op)
 
@@ -145,10 +149,7 @@ class KernelLowering:
         """The tile (or scalar) computing a TTIR data value."""
         lowered = self.values[value]
         if lowered.value is None:
-            raise CompileError(
-                value.owner if isinstance(value.owner, Operation) else self.func,
-                "a pointer is used as data",
-            )
+            raise CompileError(self.op, "uses a pointer as data")
         return lowered.value
 
     def operand_of_map(self, value: SSAValue) -> SSAValue:
