@@ -3,7 +3,8 @@
 For every corpus kernel, times (median of --repeat runs, each from the text):
 
 * tnpu: `compile_ttir` from the text: import + verify, then `tnpu-to-tile`
-  (strip-gpu-only, lower-libdevice, ttir-to-tile, fuse-tile-maps, cse, dce);
+  (strip-gpu-only, lower-libdevice, structure-early-return, ttir-to-tile,
+  fuse-tile-maps, cse, dce);
 * Triton: parse + Triton's own CUDA lowering `make_ttgir` + `make_llir`
   (the stages after TTIR, for sm_80), in C++.
 
