@@ -128,3 +128,52 @@ tile.kernel @k(%x: !tile.buffer<f32>, %n: i32) {
     assert isinstance(add, OpNode)
     assert add.deps == (Dependency(0),)
     assert add.carried_deps == (Dependency(1),)
+
+
+def test_accesses_to_a_buffer_read_and_written_keep_their_order():
+    """`w` is written then read, `x` read then updated atomically, `y` only read:
+    later conflicting accesses wait for earlier ones to finish, in the same program
+    and from the previous program on the core; two atomics need no order, nor two
+    reads."""
+    graph = build("""
+tile.kernel @k(%x: !tile.buffer<f32>, %y: !tile.buffer<f32>, %w: !tile.buffer<f32>) {
+  %a = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  tile.store %a, %w[0] strides [1] : tensor<64xf32>, !tile.buffer<f32>
+  %b = tile.load %y[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  %c = tile.load %w[64] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  %i = tile.iota {start = 0 : i32} : tensor<64xi32>
+  %o = tile.atomic_rmw fadd %x[%i], %c : !tile.buffer<f32>, tensor<64xi32>, tensor<64xf32>
+  %p = tile.atomic_rmw fadd %x[%i], %b : !tile.buffer<f32>, tensor<64xi32>, tensor<64xf32>
+  tile.return
+}""").graph
+    load_x, store_w, load_y, load_w, iota, atomic, second_atomic = graph.nodes
+    assert (load_x.buffer, store_w.buffer, load_y.buffer) == (0, 2, 1)
+    assert load_w.deps == (Dependency(store_w.index),)
+    assert atomic.deps == (Dependency(load_x.index), Dependency(load_w.index), Dependency(iota.index))
+    assert atomic.index not in {d.node for d in second_atomic.deps}
+    assert load_y.deps == () and load_y.carried_deps == ()
+    # From the previous program: w's store after its store and read, its read after
+    # its store; x's read after the atomics, the atomics after the read.
+    assert {d.node for d in store_w.carried_deps} == {store_w.index, load_w.index}
+    assert {d.node for d in load_w.carried_deps} == {store_w.index}
+    assert {d.node for d in load_x.carried_deps} == {atomic.index, second_atomic.index}
+    assert {d.node for d in atomic.carried_deps} == {load_x.index}
+
+
+def test_a_loop_reading_what_its_previous_iteration_stored_waits_for_it():
+    graph = build("""
+tile.kernel @k(%w: !tile.buffer<f32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  scf.for %k = %c0 to %n step %c64 {
+    %t = tile.load %w[%k] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+    %next = arith.addi %k, %c64 : index
+    tile.store %t, %w[%next] strides [1] : tensor<64xf32>, !tile.buffer<f32>
+  }
+  tile.return
+}""").graph
+    [loop] = graph.nodes
+    load, store = loop.body.nodes
+    assert load.carried_deps == (Dependency(store.index),)
+    # The load's box is not the store's: the next program's loop waits for this one's.
+    assert loop.carried_deps == (Dependency(loop.index),)

@@ -11,7 +11,11 @@ Built once per compiled kernel and NPU, from the `tile.kernel`:
   that runs once per iteration, so a loop of a million iterations is one
   node and its body; a `BranchNode` holds one graph per region of an
   `scf.if`.  A body node may depend on nodes of the previous iteration
-  (`carried_deps`), through the loop's iteration values.
+  (`carried_deps`), through the loop's iteration values;
+* memory-ordering edges between accesses to a buffer the kernel both reads
+  and writes (`_MemoryOrder`): a later access waits until an earlier one it
+  conflicts with has finished, in the same run and in the run before (the
+  previous iteration of a loop, the previous program instance on the core).
 
 Compute nodes carry their cost: tile shapes are static.  A structured DMA's
 bytes depend on its bounds and strides, known only at launch:
@@ -21,7 +25,7 @@ iteration, then the simulator runs the graph.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -46,6 +50,11 @@ VECTOR_OPS = (
     tile.TransposeOp,
     tile.AssertOp,
 )
+
+
+READ, WRITE, ATOMIC = "read", "write", "atomic"
+"""How a node accesses a buffer: loads and gathers read, stores and scatters
+write, atomics do both at the memory."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,8 @@ class OpNode:
     transfer: TransferCost | None = None
     """Gathers, scatters and atomics: fixed by the index tile's shape.  A
     structured load or store has none: its bytes depend on the launch."""
+    buffer: int | None = None
+    """DMA nodes: the kernel argument (its position) of the buffer accessed."""
 
 
 @dataclass(eq=False)
@@ -108,6 +119,8 @@ class TileGraph:
     nodes: list[Node] = field(default_factory=list)
     tile_bytes: int = 0
     """Scratchpad bytes of the tiles this block's ops define (nested blocks not included)."""
+    accesses: dict[int, frozenset[str]] = field(default_factory=dict)
+    """How one run accesses each buffer that needs memory ordering (nested runs included)."""
 
     def node_for(self, op: Operation) -> Node | None:
         return self._nodes_by_op.get(op)
@@ -136,7 +149,11 @@ class TileOperationGraph:
 
     @staticmethod
     def build(kernel: tile.KernelOp, cost_model: TileCostModel) -> TileOperationGraph:
-        return TileOperationGraph(kernel, _GraphBuilder(cost_model).build(kernel.body.block))
+        order = _MemoryOrder.of(kernel)
+        builder = _GraphBuilder(cost_model, order)
+        graph = builder.build(kernel.body.block)
+        builder.order_runs(exempt=order.own_box_buffers)
+        return TileOperationGraph(kernel, graph)
 
     @property
     def name(self) -> str:
@@ -148,6 +165,83 @@ def _tile_bytes(value: SSAValue) -> int:
     if not isinstance(type_, TensorType):
         return 0
     return tile.element_count(type_) * tile.element_bytes(type_.element_type)
+
+
+def _box(op: tile.StructuredTransfer) -> tuple[object, ...]:
+    """What decides which elements a load or store touches, as SSA values and constants."""
+    return (
+        op.mixed_offset(), tuple(op.mixed_strides()), tuple(op.mixed_lower()),
+        tuple(op.mixed_upper()), tuple(op.tile_type.get_shape()),
+    )
+
+
+def _accesses(op: Operation) -> tuple[SSAValue, str] | None:
+    """(buffer, how) of a DMA op: loads and gathers read, stores and scatters write."""
+    if isinstance(op, tile.LoadOp | tile.GatherOp):
+        return op.buffer, READ
+    if isinstance(op, tile.StoreOp | tile.ScatterOp):
+        return op.buffer, WRITE
+    if isinstance(op, tile.AtomicRMWOp | tile.AtomicCASOp):
+        return op.buffer, ATOMIC
+    return None
+
+
+def _conflict(before: frozenset[str], after: frozenset[str]) -> bool:
+    """Whether two accesses to one buffer keep their order: unless both only read, or
+    both are atomics (the memory performs those one at a time, in either order)."""
+    return not (before | after <= {READ} or before == after == {ATOMIC})
+
+
+@dataclass(frozen=True)
+class _MemoryOrder:
+    """Which buffers of a kernel need memory-ordering edges.
+
+    Buffers are kernel arguments (through `tile.buffer_cast`); distinct
+    arguments are taken not to overlap (Inductor passes a buffer it updates
+    in place once, as `in_out_ptr`).  Only a buffer the kernel both reads
+    and writes has hazards.
+    """
+
+    arguments: Mapping[SSAValue, int]
+    """Kernel argument -> position."""
+    ordered: frozenset[int]
+    """Buffers read and written by the kernel."""
+    own_box_buffers: frozenset[int]
+    """Ordered buffers every access of which is a load or store of one and the
+    same box: each program instance reads only what it writes itself, so
+    instances need no order between them (were two instances' boxes to
+    overlap, both would write the overlap unordered: a race in Triton)."""
+
+    @staticmethod
+    def of(kernel: tile.KernelOp) -> _MemoryOrder:
+        arguments = {arg: position for position, arg in enumerate(kernel.args)}
+        kinds: dict[int, set[str]] = {}
+        boxes: dict[int, set[tuple[object, ...] | None]] = {}
+        for op in kernel.walk():
+            access = _accesses(op)
+            if access is None:
+                continue
+            buffer = arguments[_root_buffer(access[0])]
+            kinds.setdefault(buffer, set()).add(access[1])
+            box = _box(op) if isinstance(op, tile.StructuredTransfer) else None
+            boxes.setdefault(buffer, set()).add(box)
+        ordered = frozenset(b for b, how in kinds.items() if how != {READ} and how != {WRITE})
+        own_box = frozenset(
+            b for b in ordered if len(boxes[b]) == 1 and None not in boxes[b]
+        )
+        return _MemoryOrder(arguments, ordered, own_box)
+
+    def buffer_of(self, op: Operation) -> int:
+        access = _accesses(op)
+        assert access is not None
+        return self.arguments[_root_buffer(access[0])]
+
+
+def _root_buffer(value: SSAValue) -> SSAValue:
+    """The kernel argument a buffer value views."""
+    while isinstance(value.owner, tile.BufferCastOp):
+        value = value.owner.source
+    return value
 
 
 def _inputs(op: Operation) -> list[SSAValue]:
@@ -174,10 +268,16 @@ class _GraphBuilder:
     """Builds the graph of one block, tracking which nodes produce each value."""
 
     def __init__(
-        self, cost_model: TileCostModel, iteration_values: Sequence[SSAValue] = ()
+        self,
+        cost_model: TileCostModel,
+        order: _MemoryOrder,
+        iteration_values: Sequence[SSAValue] = (),
     ):
         self.cost_model = cost_model
+        self.order = order
         self.graph = TileGraph()
+        self.accessing: list[tuple[int, Mapping[int, frozenset[str]]]] = []
+        """(node, how it accesses each ordered buffer), in program order."""
         self.producers: dict[SSAValue, frozenset[int]] = {}
         """Value -> nodes of this graph it derives from."""
         self.carried: dict[SSAValue, frozenset[int]] = {
@@ -266,7 +366,15 @@ class _GraphBuilder:
         return tuple(Dependency(n, n in chained) for n in sorted(nodes))
 
     def add_node(self, op: Operation, unit: Unit, **cost: ComputeCost | TransferCost) -> None:
-        node = OpNode(len(self.graph.nodes), op, unit, self.deps_of(op), **cost)  # type: ignore[arg-type]
+        index = len(self.graph.nodes)
+        deps = self.deps_of(op)
+        buffer = None
+        if unit is Unit.DMA:
+            buffer = self.order.buffer_of(op)
+            how = _accesses(op)[1]  # type: ignore[index]
+            accesses = {buffer: frozenset({how})} if buffer in self.order.ordered else {}
+            deps = _merged(deps, self.ordered_after(index, accesses))
+        node = OpNode(index, op, unit, deps, buffer=buffer, **cost)  # type: ignore[arg-type]
         self.graph.nodes.append(node)
         self.define(op, node.index)
         self.graph.tile_bytes += sum(_tile_bytes(r) for r in op.results)
@@ -275,32 +383,75 @@ class _GraphBuilder:
         deps = self.deps_of(op)
         if isinstance(op, scf.ForOp):
             body_block = op.body.block
-            builder = _GraphBuilder(self.cost_model, body_block.args[1:])
+            builder = _GraphBuilder(self.cost_model, self.order, body_block.args[1:])
             builder.build(body_block)
         else:
             before, body_block = op.before_region.block, op.after_region.block
-            builder = _GraphBuilder(self.cost_model, before.args)
+            builder = _GraphBuilder(self.cost_model, self.order, before.args)
             builder.build(before)
             condition = before.last_op
             assert isinstance(condition, scf.ConditionOp)
             builder.forward(body_block.args, condition.args)
             builder.build(body_block)
         builder.resolve_carried(body_block)
-        node = LoopNode(len(self.graph.nodes), op, deps, builder.graph)
+        builder.order_runs(exempt=frozenset())
+        index = len(self.graph.nodes)
+        deps = _merged(deps, self.ordered_after(index, builder.graph.accesses))
+        node = LoopNode(index, op, deps, builder.graph)
         self.graph.nodes.append(node)
         self.define(op, node.index)
 
     def add_branch(self, op: scf.IfOp) -> None:
         deps = self.deps_of(op)
         branches = []
+        accesses: dict[int, frozenset[str]] = {}
         for region in (op.true_region, op.false_region):
-            builder = _GraphBuilder(self.cost_model)
+            builder = _GraphBuilder(self.cost_model, self.order)
             for block in region.blocks:
                 builder.build(block)
             branches.append(builder.graph)
-        node = BranchNode(len(self.graph.nodes), op, deps, tuple(branches))
+            for buffer, how in builder.graph.accesses.items():
+                accesses[buffer] = accesses.get(buffer, frozenset()) | how
+        index = len(self.graph.nodes)
+        deps = _merged(deps, self.ordered_after(index, accesses))
+        node = BranchNode(index, op, deps, tuple(branches))
         self.graph.nodes.append(node)
         self.define(op, node.index)
+
+    def ordered_after(
+        self, index: int, accesses: Mapping[int, frozenset[str]]
+    ) -> tuple[Dependency, ...]:
+        """Memory-ordering edges into node `index` from the earlier nodes of the run
+        whose accesses conflict with `accesses`; notes them for the nodes after.
+        An edge is satisfied when the earlier access has finished: a write once
+        acknowledged, a read once its data has landed."""
+        earlier = {
+            node
+            for node, before in self.accessing
+            for buffer, how in accesses.items()
+            if buffer in before and _conflict(before[buffer], how)
+        }
+        if accesses:
+            self.accessing.append((index, accesses))
+            for buffer, how in accesses.items():
+                self.graph.accesses[buffer] = self.graph.accesses.get(buffer, frozenset()) | how
+        return tuple(Dependency(node) for node in sorted(earlier))
+
+    def order_runs(self, exempt: frozenset[int]) -> None:
+        """Memory-ordering edges from the run before (a loop's previous iteration, the
+        previous program instance on a core): each access waits for the previous
+        run's conflicting ones, on buffers other than `exempt`."""
+        for index, accesses in self.accessing:
+            previous = {
+                node
+                for node, before in self.accessing
+                for buffer, how in accesses.items()
+                if buffer not in exempt and buffer in before and _conflict(before[buffer], how)
+            }
+            node = self.graph.nodes[index]
+            node.carried_deps = _merged(
+                node.carried_deps, tuple(Dependency(n) for n in sorted(previous))
+            )
 
     def resolve_carried(self, body: Block) -> None:
         """Turn reads of iteration values into edges to the previous iteration's producers."""
@@ -315,6 +466,16 @@ class _GraphBuilder:
                 for n in yielded[position]
             }
             self.graph.nodes[index].carried_deps = tuple(sorted(deps, key=lambda d: d.node))
+
+
+def _merged(
+    deps: tuple[Dependency, ...], ordering: tuple[Dependency, ...]
+) -> tuple[Dependency, ...]:
+    """`deps` and the ordering edges to nodes not already among them."""
+    present = {dep.node for dep in deps}
+    return tuple(
+        sorted((*deps, *(d for d in ordering if d.node not in present)), key=lambda d: d.node)
+    )
 
 
 def is_free(op: Operation) -> bool:
