@@ -33,7 +33,13 @@ def test_json_reports_a_sequence_and_each_launch(capsys, tmp_path):
     assert add["bytes_read"] == 2 * 8192 * 4 and add["bytes_written"] == 8192 * 4
     assert add["grid"] == [32, 1, 1]
     assert mm["flops"] > 0 and mm["utilization"]["matrix"] > 0
-    assert add["cycles"] >= add["roofline_cycles"]
+    assert add["cycles"] >= add["roofline_cycles"] >= add["compulsory_cycles"] > 0
+    for launch in (add, mm):
+        assert launch["compulsory_ratio"] == pytest.approx(launch["cycles"] / launch["compulsory_cycles"], rel=1e-3)
+        assert launch["compulsory_bound"] in ("memory", "matrix", "vector")
+    # The vector add touches each buffer once: both rooflines are its own traffic.
+    assert add["compulsory_bytes"] == add["bytes_read"] + add["bytes_written"]
+    assert result["compulsory_ratio"] == pytest.approx(result["cycles"] / result["compulsory_cycles"], rel=1e-3)
     assert set(add["utilization"]) == {"dma", "vector", "matrix", "dram"}
     assert add["time_us"] == pytest.approx(add["cycles"] / 3502)
     names = {e["args"]["name"] for e in json.loads(trace.read_text())["traceEvents"] if e["ph"] == "M"}
@@ -45,7 +51,8 @@ def test_json_reports_a_sequence_and_each_launch(capsys, tmp_path):
 
 def test_the_table_and_double_buffering_switch(capsys):
     code, out, _ = tnpu_time(capsys, str(ADD))
-    assert code == 0 and "triton_poi_fused_add_0" in out and "× roofline" in out
+    assert code == 0 and "triton_poi_fused_add_0" in out
+    assert "× roofline" in out and "× compulsory" in out
     _, with_double, _ = tnpu_time(capsys, str(ADD), "--json")
     _, without, _ = tnpu_time(capsys, str(ADD), "--json", "--no-double-buffering")
     assert json.loads(without)["cycles"] > json.loads(with_double)["cycles"]

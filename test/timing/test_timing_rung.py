@@ -26,10 +26,13 @@ def test_run_without_execution_reports_the_timing():
     record = result.to_json()
     assert record["error"] is None and record["stage_reached"] == "timing"
     timing = record["rungs"][0]
-    for key in ("cycles", "time_us", "roofline_cycles", "bytes_read", "bytes_written", "flops"):
+    for key in ("cycles", "time_us", "roofline_cycles", "bytes_read", "bytes_written", "flops",
+                "roofline_ratio", "compulsory_cycles", "compulsory_bound", "compulsory_ratio"):
         assert key in timing
+    assert timing["compulsory_cycles"] == round(expected.compulsory_cycles, 3)
     assert set(timing["utilization"]) == {"dma", "vector", "matrix", "dram"}
     assert "cycles" in rung.message and "× roofline" in rung.message
+    assert "× compulsory" in rung.message
 
 
 def test_timing_needs_a_configuration_and_a_bad_one_is_an_error():
@@ -44,4 +47,7 @@ def test_the_sweep_report_lists_cycles():
     record = run_case(load_case(ADD), mode="none", config="tpuv6e").to_json()
     text = report([record])
     assert "## Cycles on the modeled NPU" in text
-    assert f"| {ADD.name} | {record['cycles']} | {record['roofline_cycles']} |" in text
+    [timing] = record["rungs"]
+    row = (f"| {ADD.name} | {record['cycles']} | {record['roofline_cycles']} | "
+           f"{timing['roofline_ratio']:.2f} | {timing['compulsory_ratio']:.2f} |")
+    assert row in text

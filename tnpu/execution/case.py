@@ -162,10 +162,16 @@ def load_case(directory: Path) -> Case:
 
 
 def case_launch(case: Case) -> Launch:
-    """The grid and scalar arguments the timer launches a case with."""
+    """The grid, scalar arguments and buffer sizes the timer launches a case with."""
+    args = list(case.args.values())
     return Launch(
         case.grid,
-        [None if isinstance(arg, TensorArg) else arg.value for arg in case.args.values()],
+        [None if isinstance(arg, TensorArg) else arg.value for arg in args],
+        {
+            position: arg.storage_size * arg.numpy_dtype.itemsize
+            for position, arg in enumerate(args)
+            if isinstance(arg, TensorArg)
+        },
     )
 
 

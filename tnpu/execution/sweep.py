@@ -125,13 +125,25 @@ def report(records: Iterable[dict]) -> str:
     timed = [r for r in records if r.get("cycles") is not None]
     if timed:
         lines += ["", "## Cycles on the modeled NPU", "",
-                  "| kernel | cycles | roofline cycles |", "|---|---|---|"]
-        lines += [f"| {r['kernel']} | {r['cycles']} | {r['roofline_cycles']} |" for r in timed]
+                  "| kernel | cycles | roofline cycles | × roofline | × compulsory |",
+                  "|---|---|---|---|---|"]
+        lines += [
+            f"| {r['kernel']} | {r['cycles']} | {r['roofline_cycles']} | "
+            f"{_ratio(timing, 'roofline_ratio')} | {_ratio(timing, 'compulsory_ratio')} |"
+            for r in timed
+            for timing in [next(g for g in r["rungs"] if g["name"] == "timing")]
+        ]
     failures = [r for r in records if r["error"] is not None]
     if failures:
         lines += ["", "## Failures", ""]
         lines += [f"- **{r['kernel']}** ({r['stage_reached']}): {r['error']}" for r in failures]
     return "\n".join(lines) + "\n"
+
+
+def _ratio(timing: dict, key: str) -> str:
+    """A roofline ratio of the timing rung's record, to two places."""
+    ratio = timing.get(key)
+    return "-" if ratio is None else f"{ratio:.2f}"
 
 
 def _cause(record: dict) -> str:

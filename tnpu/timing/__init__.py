@@ -7,7 +7,7 @@ The second consumer of the tile dialect.  Layers, each its own module:
 * `tog`         the tile-operation graph of a kernel, loops kept as structure;
 * `launch`      binding a TOG to a launch: every program's bytes, trips, branches;
 * `simulator`   the event-driven simulation: cores, DMA engines, units, shared DRAM;
-* `report`      cycles, bytes, FLOPs, utilization and the roofline;
+* `report`      cycles, bytes, FLOPs, utilization and the two rooflines;
 * `trace`, `tog_json`  the timeline for Perfetto, the TOG for other simulators;
 * `timer`       the entry points: `KernelTimer`, `time_sequence`.
 

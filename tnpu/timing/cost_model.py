@@ -10,7 +10,9 @@ Every cost separates *busy* cycles (the unit is occupied; the next op on it
 waits) from *latency* (further cycles before the result is usable; the unit
 is already free), because the units are pipelined.  Every compute cost also
 carries its *ideal* cycles: its work at the unit's peak rate, never more than
-its busy cycles.  The launch's roofline sums them.
+its busy cycles, and its *FLOP* cycles: its floating-point operations at the
+unit's peak FLOP rate (a multiply-add per vector element or PE per cycle),
+never more than its ideal cycles.  The launch's two rooflines sum them.
 
 Scalar ops (`arith` on scalars, program ids, loop bounds) cost nothing: the
 core's scalar unit computes addresses ahead of the units it feeds.  A
@@ -53,6 +55,10 @@ class ComputeCost:
     """The op's work at the unit's peak rate (at most `busy_cycles`)."""
     flops: int
     """Floating-point operations (a multiply-add counts two)."""
+    flop_cycles: float = 0.0
+    """The op's FLOPs at its unit's peak FLOP rate, a multiply-add per element of a
+    vector pass or per PE per cycle (at most `ideal_cycles`): the compulsory
+    roofline's share."""
 
 
 @dataclass(frozen=True)
@@ -315,11 +321,14 @@ class TileCostModel:
             return self.pass_cost(op, count, 1, self.npu.op_latency("default"))
         raise ValueError(f"{op.name} is not a vector or matrix op")
 
-    def pass_cost(self, op: Operation, elements: int, issue: int, latency: int) -> ComputeCost:
-        """One pass over `elements`, `issue` cycles per vector."""
+    def pass_cost(
+        self, op: Operation, elements: int, issue: int, latency: int, flops: int = 0
+    ) -> ComputeCost:
+        """One pass over `elements`, `issue` cycles per vector, `flops` in all."""
         width = self.width(op)
         return ComputeCost(
-            Unit.VECTOR, vectors(elements, width) * issue, latency, elements * issue / width, 0
+            Unit.VECTOR, vectors(elements, width) * issue, latency, elements * issue / width,
+            flops, flops / (2 * width),
         )
 
     def map_cost(self, op: tile.MapOp) -> ComputeCost:
@@ -328,14 +337,9 @@ class TileCostModel:
         A body with no ops still writes its result: one pass.
         """
         body = self.body_cost(op.body.block)
-        issue = max(body.issue, 1)
         elements = op.element_count()
         latency = body.latency or self.npu.op_latency("default")
-        cost = self.pass_cost(op, elements, issue, latency)
-        return ComputeCost(
-            cost.unit, cost.busy_cycles, cost.latency_cycles, cost.ideal_cycles,
-            elements * body.flops,
-        )
+        return self.pass_cost(op, elements, max(body.issue, 1), latency, elements * body.flops)
 
     def combine_cost(self, op: tile.ReduceOp | tile.ScanOp) -> ComputeCost:
         """A reduction or scan: `reduction_cycles` / `scan_cycles` with the combiner's costs."""
@@ -347,8 +351,9 @@ class TileCostModel:
         formula = reduction_cycles if isinstance(op, tile.ReduceOp) else scan_cycles
         busy, latency = formula(shape, axis, width, combine, self.cross_lane)
         combines = math.prod(shape) // shape[axis] * (shape[axis] - 1)
+        flops = combines * body.flops
         return ComputeCost(
-            Unit.VECTOR, busy, latency, combines * combine[0] / width, combines * body.flops
+            Unit.VECTOR, busy, latency, combines * combine[0] / width, flops, flops / (2 * width)
         )
 
     def matmul_cost(self, op: tile.MatmulOp) -> ComputeCost:
@@ -358,9 +363,10 @@ class TileCostModel:
             batch, m, n, k,
             npu.systolic_array_rows, npu.systolic_array_cols, npu.num_systolic_array_per_core,
         )
+        flops = op.operation_count()
         return ComputeCost(
-            Unit.MATRIX, busy, latency, batch * m * n * k / npu.macs_per_cycle,
-            op.operation_count(),
+            Unit.MATRIX, busy, latency, batch * m * n * k / npu.macs_per_cycle, flops,
+            flops / (2 * npu.macs_per_cycle),
         )
 
     def indexed_transfer_cost(self, op: tile.IndexedAccess) -> TransferCost:

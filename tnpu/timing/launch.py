@@ -38,7 +38,7 @@ import functools
 import math
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -77,6 +77,10 @@ class Launch:
 
     grid: tuple[int, int, int]
     arguments: Sequence[int | float | None]
+    buffer_bytes: Mapping[int, int] = field(default_factory=dict)
+    """Bytes of the storage the launch passes for a buffer, by argument position;
+    the compulsory roofline's traffic (a buffer not listed counts what the
+    kernel moves)."""
 
     @property
     def instance_count(self) -> int:
@@ -129,6 +133,41 @@ class BoundLaunch:
     def instance_runs(self) -> list[tuple[Schedule, int]]:
         """Runs of consecutive program instances with one schedule, in launch order."""
         return [(self.schedules[i], count) for i, count in run_lengths(self.instance_schedules)]
+
+    def traffic(self) -> dict[int, tuple[int, int]]:
+        """Payload bytes (read, written) the launch moves from and to each buffer,
+        by argument position."""
+        per_run: dict[int, dict[int, np.ndarray]] = {}
+
+        def runs_traffic(graph: TileGraph, runs: Iterable[tuple[Schedule, int]]) -> dict[int, np.ndarray]:
+            total: dict[int, np.ndarray] = {}
+            for schedule, count in runs:
+                for buffer, moved in run_traffic(graph, schedule).items():
+                    total[buffer] = total.get(buffer, 0) + count * moved
+            return total
+
+        def run_traffic(graph: TileGraph, schedule: Schedule) -> dict[int, np.ndarray]:
+            if id(schedule) not in per_run:
+                total: dict[int, np.ndarray] = {}
+                for node, part in zip(graph.nodes, schedule.parts, strict=True):
+                    if isinstance(node, LoopNode):
+                        assert isinstance(part, LoopRuns)
+                        moved = runs_traffic(node.body, part.runs)
+                    elif isinstance(node, BranchNode):
+                        assert isinstance(part, BranchChoice)
+                        moved = runs_traffic(node.branches[part.taken], [(part.schedule, 1)])
+                    else:
+                        cost = part if isinstance(part, TransferCost) else node.transfer
+                        moved = {} if cost is None else {
+                            node.buffer: np.array([cost.read_bytes, cost.written_bytes])
+                        }
+                    for buffer, bytes_ in moved.items():
+                        total[buffer] = total.get(buffer, 0) + bytes_
+                per_run[id(schedule)] = total
+            return per_run[id(schedule)]
+
+        launch = runs_traffic(self.tog.graph, self.instance_runs())
+        return {buffer: (int(r), int(w)) for buffer, (r, w) in sorted(launch.items())}
 
 
 def run_lengths(values: np.ndarray) -> list[tuple[int, int]]:

@@ -5,7 +5,7 @@ given (the runner selects it only then; a context without one is
 `skipped`).  It times the run's compiled kernel (`RunContext.kernel`,
 whose tile IR for the NPU is `tnpu-to-npu`'s).  It computes no tensors, so the runner
 compares nothing against it; its figures go into the run's JSON record:
-cycles, time_us, roofline_cycles and the rest of `REPORTED`, and its
+cycles, time_us, both rooflines and the rest of `REPORTED`, and its
 message summarizes them for the table.  A kernel the
 lowering or the timer cannot describe is `refused` with the reason; a bad
 configuration is an `error`.
@@ -22,6 +22,7 @@ from tnpu.timing.npu_config import NPUConfigError, load_npu_config
 
 REPORTED = (
     "npu", "cycles", "time_us", "roofline_cycles", "roofline_bound", "roofline_ratio",
+    "compulsory_cycles", "compulsory_bound", "compulsory_ratio",
     "bytes_read", "bytes_written", "dram_bytes", "flops", "achieved_bandwidth_gbps",
     "achieved_gflops", "utilization", "assumptions",
 )
@@ -47,9 +48,16 @@ class TimingRung(Rung):
         except DiagnosticException as error:
             return RungResult(self.name, "refused", message=one_line(error))
         record = report.to_json()
-        ratio = report.roofline_ratio
-        summary = f"{report.cycles:,.0f} cycles ({report.time_us:.2f} µs) on {npu.name}" + (
-            "" if ratio is None else f", {ratio:.2f} × roofline ({report.roofline_bound})"
+        ratios = [
+            f"{ratio:.2f} × {name} ({bound})"
+            for name, ratio, bound in (
+                ("roofline", report.roofline_ratio, report.roofline_bound),
+                ("compulsory", report.compulsory_ratio, report.compulsory_bound),
+            )
+            if ratio is not None
+        ]
+        summary = ", ".join(
+            [f"{report.cycles:,.0f} cycles ({report.time_us:.2f} µs) on {npu.name}", *ratios]
         )
         return RungResult(
             self.name, "ok", message=summary, notes={key: record[key] for key in REPORTED}

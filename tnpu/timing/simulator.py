@@ -81,6 +81,8 @@ class UnitActivity:
     busy_cycles: float = 0.0
     ideal_cycles: float = 0.0
     """The work at peak rate (compute units)."""
+    flop_cycles: float = 0.0
+    """The FLOPs at peak FLOP rate (compute units)."""
 
 
 @dataclass
@@ -476,6 +478,7 @@ class _Run:
         unit.free_at = end
         unit.activity.busy_cycles += cost.busy_cycles
         unit.activity.ideal_cycles += cost.ideal_cycles
+        unit.activity.flop_cycles += cost.flop_cycles
         self.flops += cost.flops
         self.record(task, unit.track, start, cost.busy_cycles)
         self.push(end, _RELEASE, task)
@@ -700,7 +703,11 @@ class _SteadyState:
     def counters(self) -> list[float]:
         run = self.run
         return [
-            *(value for a in run.activity.values() for value in (a.busy_cycles, a.ideal_cycles)),
+            *(
+                value
+                for a in run.activity.values()
+                for value in (a.busy_cycles, a.ideal_cycles, a.flop_cycles)
+            ),
             run.dram_busy, run.read_bytes, run.written_bytes, run.dram_bytes, run.flops,
         ]
 
@@ -741,6 +748,7 @@ class _SteadyState:
         grown = iter(value + periods * step for value, step in zip(self.counters(), increments))
         for activity in run.activity.values():
             activity.busy_cycles, activity.ideal_cycles = next(grown), next(grown)
+            activity.flop_cycles = next(grown)
         run.dram_busy = next(grown)
         run.read_bytes, run.written_bytes, run.dram_bytes, run.flops = (round(v) for v in grown)
         self.skipped += skipped * cores

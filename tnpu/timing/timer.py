@@ -17,7 +17,7 @@ from tnpu.dialects import tile
 from tnpu.timing.cost_model import TileCostModel
 from tnpu.timing.launch import BoundLaunch, Launch, LaunchBinder
 from tnpu.timing.npu_config import NPUConfig
-from tnpu.timing.report import SequenceReport, TimingReport, report
+from tnpu.timing.report import SequenceReport, TimingReport, compulsory_traffic, report
 from tnpu.timing.simulator import SimulationOptions, Simulator
 from tnpu.timing.tog import TileOperationGraph
 
@@ -39,7 +39,7 @@ class KernelTimer:
         simulation = Simulator(self.npu, options).run(bound)
         return report(
             self.tog.name, self.npu, launch.grid, options.double_buffering, simulation,
-            bound.assumptions,
+            bound.assumptions, compulsory_traffic(bound.traffic(), launch.buffer_bytes),
         )
 
 

@@ -91,26 +91,30 @@ def print_table(sequence: SequenceReport, npu: NPUConfig) -> None:
     from rich.table import Table
 
     table = Table(title=f"on {npu.name}", title_justify="left")
-    for column in ("kernel", "cycles", "µs", "× roofline", "bound", "GB/s", "GFLOP/s",
-                   "dma", "vector", "matrix"):
+    for column in ("kernel", "cycles", "µs", "× roofline", "bound", "× compulsory", "bound",
+                   "GB/s", "GFLOP/s", "dma", "vector", "matrix"):
         table.add_column(column, justify="left" if column in ("kernel", "bound") else "right")
     for launch in sequence.launches:
-        ratio = launch.roofline_ratio
         table.add_row(
             launch.kernel, f"{launch.cycles:,.0f}", f"{launch.time_us:.2f}",
-            "-" if ratio is None else f"{ratio:.2f}", launch.roofline_bound,
+            _ratio(launch.roofline_ratio), launch.roofline_bound,
+            _ratio(launch.compulsory_ratio), launch.compulsory_bound,
             f"{launch.achieved_bandwidth_gbps:.1f}", f"{launch.achieved_gflops:.1f}",
             *(f"{launch.units[unit].utilization:.0%}" for unit in ("dma", "vector", "matrix")),
         )
-    console = Console(file=sys.stdout, width=max(Console().width, 120))
+    console = Console(file=sys.stdout, width=max(Console().width, 140))
     console.print(table)
     if len(sequence.launches) > 1:
-        ratio = sequence.roofline_ratio
         console.print(
-            f"sequence: {sequence.cycles:,.0f} cycles, {sequence.time_us:.2f} µs"
-            + ("" if ratio is None else f", {ratio:.2f} × roofline"),
+            f"sequence: {sequence.cycles:,.0f} cycles, {sequence.time_us:.2f} µs, "
+            f"{_ratio(sequence.roofline_ratio)} × roofline, "
+            f"{_ratio(sequence.compulsory_ratio)} × compulsory",
             highlight=False,
         )
     for launch in sequence.launches:
         for assumption in launch.assumptions:
             console.print(f"note: {assumption}", highlight=False)
+
+
+def _ratio(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{ratio:.2f}"
