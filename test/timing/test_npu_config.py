@@ -15,10 +15,22 @@ def test_the_presets_are_pytorchsims_tpuv3_and_tpuv6e():
     assert (v3.systolic_array_rows, v3.systolic_array_cols) == (128, 128)
     assert (v3.vpu_num_lanes, v3.vpu_spad_size_kb_per_lane, v3.vpu_vector_length_bits) == (128, 128, 256)
     assert v3.dram_channels == 16
+    assert (v3.dma_outstanding_per_engine, v3.dma_issue_cycles) == (16, 2)
     assert (v6e.core_freq_mhz, v6e.num_systolic_array_per_core) == (3502, 2)
     assert (v6e.systolic_array_rows, v6e.systolic_array_cols) == (256, 256)
     assert (v6e.vpu_num_lanes, v6e.vpu_spad_size_kb_per_lane, v6e.vpu_vector_length_bits) == (256, 512, 512)
     assert v6e.dram_channels == 32
+    assert (v6e.dma_outstanding_per_engine, v6e.dma_issue_cycles) == (64, 2)
+
+
+def test_the_outstanding_limits_cover_each_drams_bandwidth_delay_product():
+    """Little's law with 4 KB transfers, as the presets' comments derive it: the
+    transfers in flight the DRAM needs to stay busy fit in the limit."""
+    for name in ("tpuv3", "tpuv6e"):
+        config = load_npu_config(name)
+        service = 4096 / config.dram_bytes_per_cycle
+        in_flight = (config.dram_latency_cycles + service) / service
+        assert in_flight <= config.dma_outstanding_per_engine < 2 * in_flight, name
 
 
 def test_tpuv6e_inherits_the_vector_op_tables_of_tpuv3():
@@ -74,6 +86,8 @@ def test_every_problem_is_one_line(tmp_path):
             "vpu_vector_length_bits": 100,
             "vpu_op_issue_cycles": {"default": 1, "cross_lane": 0},
             "vpu_native_math_ops": ["exp"],
+            "dma_outstanding_per_engine": 0,
+            "dma_issue_cycles": -1,
         },
     )
     with pytest.raises(NPUConfigError) as error:
@@ -86,6 +100,8 @@ def test_every_problem_is_one_line(tmp_path):
         f"{path}: vpu_op_issue_cycles: 'cross_lane' must map to a whole number of cycles >= 1, "
         "got 0",
         f"{path}: vpu_native_math_ops: expected a list of math op names like math.exp, got ['exp']",
+        f"{path}: dma_outstanding_per_engine: expected a positive integer, got 0",
+        f"{path}: dma_issue_cycles: expected a number >= 0, got -1",
     ]
 
 

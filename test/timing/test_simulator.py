@@ -112,7 +112,10 @@ def test_the_tog_json_names_every_schedule_it_references():
     assert sum(count for _, count in document["instances"]) == 6
     schedules = document["schedules"]
     loop = document["graph"]["nodes"][1]
-    assert loop["kind"] == "loop" and loop["body"]["window"] == 2
+    # Two loads per iteration: 1 + outstanding / 2 iterations in flight.
+    depth = 1 + config.dma_outstanding_per_engine // 2
+    assert loop["kind"] == "loop" and loop["body"]["window"] == depth
+    assert document["npu"]["dma_outstanding_per_engine"] == config.dma_outstanding_per_engine
     assert [n["op"] for n in loop["body"]["nodes"]] == ["tile.load", "tile.load", "tile.matmul"]
     assert loop["body"]["nodes"][2]["carried"] == {"deps": [2], "chained": [2]}
     for index, _ in document["instances"]:
@@ -139,7 +142,7 @@ def simulate_both_ways(text, grid, arguments, config, double_buffering=True):
         (vector_add(1024), *vector_add_launch(3000 * 1024 + 5, 1024), {}, True),
         (vector_add(1024), *vector_add_launch(3000 * 1024 + 5, 1024), {}, False),
         (vector_add(1024), *vector_add_launch(3000 * 1024 + 5, 1024), {"num_cores": 3}, True),
-        (vector_add(1024), *vector_add_launch(3000 * 1024, 1024), {"dma_engines_per_core": 2}, True),
+        (vector_add(1024), *vector_add_launch(6000 * 1024, 1024), {"dma_engines_per_core": 2}, True),
         (matmul(128, 128, 64), (16, 16, 1), [None, None, None, 2048, 2048, 1000], {}, True),
         (matmul(128, 128, 64), (16, 16, 1), [None, None, None, 2048, 2048, 1000], {"num_cores": 2}, True),
     ],

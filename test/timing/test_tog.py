@@ -40,7 +40,10 @@ def test_a_loop_is_one_node_whose_body_accumulates_through_the_matrix_unit():
     # next product streams right behind it.
     assert product.carried_deps == (Dependency(2, chained=True),)
     assert loop.body.tile_bytes == 4 * (128 * 64 + 64 * 128 + 128 * 128)
-    assert graph.scratchpad_bytes(2) == graph.tile_bytes + 2 * loop.body.tile_bytes
+    depths = {graph: 3, loop.body: 2}
+    # Per run: its own tiles and the body's of the iterations in flight; the
+    # body's two loads each of those iterations.
+    assert graph.holds(depths) == (graph.tile_bytes + 2 * loop.body.tile_bytes, 2 * 2)
 
 
 def test_scalar_arithmetic_and_reshapes_pass_their_producers_on():

@@ -17,7 +17,9 @@ preset with `base: tpuv3`, and then lists only the keys it changes.
 | `vpu_op_latency_cycles` | op name (`arith.addf`) -> cycles from issue to result; `default` and `cross_lane` (a lane permute) required |
 | `vpu_op_issue_cycles` | op name -> cycles the vector unit is occupied per vector; same keys |
 | `vpu_native_math_ops` | `math.*` ops the vector unit executes natively (expand-math expands the others) |
-| `dma_engines_per_core` | DMA queues per core, each moving one transfer at a time |
+| `dma_engines_per_core` | DMA engines per core, sharing one queue; each streams one transfer's data at a time |
+| `dma_outstanding_per_engine` | transfers (descriptors) an engine keeps in flight, from issue until its data has landed |
+| `dma_issue_cycles` | cycles an engine takes to issue a descriptor (overlapping the previous one's data) |
 | `dram_channels` | DRAM channels shared by all cores |
 | `dram_bandwidth_gbps_per_channel` | GB/s (10^9 bytes) per channel |
 | `dram_latency_ns` | from a transfer's last request to its data in the scratchpad |
@@ -66,6 +68,8 @@ class NPUConfig:
     vpu_op_issue_cycles: Mapping[str, int]
     vpu_native_math_ops: tuple[str, ...]
     dma_engines_per_core: int
+    dma_outstanding_per_engine: int
+    dma_issue_cycles: float
     dram_channels: int
     dram_bandwidth_gbps_per_channel: float
     dram_latency_ns: float
@@ -266,6 +270,8 @@ _VALIDATORS = {
     "vpu_op_issue_cycles": _op_table(minimum=1),
     "vpu_native_math_ops": _math_op_list,
     "dma_engines_per_core": _positive_int,
+    "dma_outstanding_per_engine": _positive_int,
+    "dma_issue_cycles": _non_negative_number,
     "dram_channels": _positive_int,
     "dram_bandwidth_gbps_per_channel": _positive_number,
     "dram_latency_ns": _non_negative_number,

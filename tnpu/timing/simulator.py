@@ -4,22 +4,27 @@ The machine:
 
 * `num_cores` cores; program instances go to them round-robin in launch
   order (x fastest).
-* Per core: `dma_engines_per_core` DMA engines sharing one queue of
-  transfers, a vector unit and a matrix unit (the core's systolic arrays
-  together).  Each unit serves its queue first come, first served; a task
+* Per core: a vector unit and a matrix unit (the core's systolic arrays
+  together), each serving its tasks first come, first served; a task
   occupies its unit for its busy cycles and delivers its result `latency`
   cycles later (the units are pipelined).
-* DRAM, shared by every engine of every core: the transfers in service share
-  its bandwidth equally (processor sharing).  A transfer occupies its
-  engine while the DRAM serves its bytes; its data lands `latency` cycles
-  after the last byte.  So a core's DMA runs alongside its compute.
-* Windows, the scratchpad's double buffering: a loop's iteration `k` starts
-  once iteration `k - 2` has finished when two copies of the body's tiles
-  fit in the scratchpad (iteration `k + 1`'s loads overlap iteration `k`'s
-  compute), else once iteration `k - 1` has (synchronous DMA).  Program
-  instances on a core follow the same rule.  An iteration has finished when
-  its results are ready and its stores' data has left the scratchpad (the
-  writes may still be landing).  `double_buffering=False` makes every
+* Per core, `dma_engines_per_core` DMA engines sharing one queue of
+  transfers.  An engine is a pipeline: it issues a descriptor in
+  `dma_issue_cycles`, then streams the transfer's bytes while the DRAM
+  serves them, one transfer at a time, issuing the next descriptor
+  meanwhile; the data lands (a write is acknowledged) `latency` cycles
+  after the last byte, while the engine streams the next transfers.  An
+  engine keeps at most `dma_outstanding_per_engine` transfers in flight,
+  from issue until landing.
+* DRAM, shared by every engine of every core: the transfers streaming share
+  its bandwidth equally (processor sharing), so a core's DMA runs alongside
+  its compute and cores compete for bandwidth, not for turns.
+* Windows: a loop's iteration `k` starts once iteration `k - depth` has
+  finished, the body's depth set by `buffering_depths` (the scratchpad's
+  room for the iterations' tiles and the descriptors the DMA keeps in
+  flight); program instances on a core likewise.  An iteration has finished
+  when its results are ready and its stores' data has left the scratchpad
+  (the writes may still be landing).  `double_buffering=False` makes every
   window one deep.
 
 Loops stay structure: an iteration's tasks are created when its window
@@ -29,8 +34,8 @@ the launch's millions of tasks.
 Steady state.  Long runs of program instances with one schedule settle into
 a periodic regime.  Each time core 0 starts a program, the simulator takes
 a signature of its whole state relative to that moment (pending events,
-unit and DRAM occupancy, queues, every task in flight, windows); when two
-consecutive signatures agree, the evolution from one to the next repeats
+unit, engine and DRAM occupancy, queues, every task in flight, windows);
+when two signatures agree, the evolution from one to the next repeats
 exactly while the schedules ahead stay the same, so it advances many
 periods at once: times shift by the period, counters grow by the period's
 increments.  The runs' last few programs are simulated event by event.
@@ -53,7 +58,8 @@ from tnpu.timing.tog import BranchNode, LoopNode, Node, TileGraph
 @dataclass(frozen=True)
 class SimulationOptions:
     double_buffering: bool = True
-    """Allow two iterations (and two program instances) in flight when their tiles fit twice."""
+    """Allow several iterations (and program instances) in flight, as deep as
+    `buffering_depths` says; off, one at a time."""
     trace: bool = False
     """Record every task's busy interval (for `tnpu.timing.trace`)."""
     fast_forward: bool = True
@@ -130,8 +136,8 @@ class _Frame:
     """One run of a graph: a program instance, a loop iteration, a taken branch."""
 
     __slots__ = (
-        "graph", "schedule", "core", "owner", "index", "instance", "iteration", "tasks",
-        "unfinished",
+        "graph", "schedule", "core", "owner", "index", "instance", "iteration", "path",
+        "tasks", "unfinished",
     )
 
     def __init__(
@@ -143,6 +149,7 @@ class _Frame:
         index: int,
         instance: int,
         iteration: tuple[int, ...],
+        path: tuple[int, ...],
     ):
         self.graph = graph
         self.schedule = schedule
@@ -152,6 +159,9 @@ class _Frame:
         """Position in the owning sequence."""
         self.instance = instance
         self.iteration = iteration
+        self.path = path
+        """Where the frame runs in its program, in program order: the enclosing
+        loop and branch nodes, each loop's with its iteration."""
         self.tasks = [_Task(node, self) for node in graph.nodes]
         self.unfinished = len(self.tasks)
 
@@ -227,24 +237,33 @@ class _Sequence:
 
 
 class _Engine:
-    """A DMA engine."""
+    """A DMA engine: an issue stage, then a stream of one transfer at a time."""
 
-    __slots__ = ("busy", "core", "index", "track")
+    __slots__ = ("core", "index", "track", "issuing", "issued", "streaming", "outstanding")
 
     def __init__(self, core: int, index: int):
-        self.busy = False
         self.core = core
         self.index = index
         self.track = f"dma{index}"
+        self.issuing: _Transfer | None = None
+        self.issued: deque[_Transfer] = deque()
+        """Issued, waiting for the stream."""
+        self.streaming: _Transfer | None = None
+        self.outstanding = 0
+        """Transfers from issue until landing."""
 
 
 class _ComputeUnit:
-    """A core's vector or matrix unit."""
+    """A core's vector or matrix unit: one task at a time, the oldest ready first."""
 
-    __slots__ = ("free_at", "activity", "track")
+    __slots__ = ("free_at", "busy", "ready", "activity", "track")
 
     def __init__(self, activity: UnitActivity, track: str):
         self.free_at = 0.0
+        self.busy = False
+        self.ready: list[tuple[tuple[int, ...], int, _Task]] = []
+        """A heap of (age, arrival, task): the task of the earliest program instance,
+        and in it the earliest in program order, goes first."""
         self.activity = activity
         """Shared by the units of this kind on every core."""
         self.track = track
@@ -263,7 +282,49 @@ class _Transfer:
         self.start = 0.0
 
 
-_READY, _RELEASE, _FINISH, _DRAM = range(4)
+_READY, _RELEASE, _FINISH, _DRAM, _ISSUED, _LANDED = range(6)
+_TRANSFER_EVENTS = (_ISSUED, _LANDED)
+"""Events whose subject is a `_Transfer`; the others' (but `_DRAM`'s) is a `_Task`."""
+
+
+def buffering_depths(
+    graph: TileGraph, npu: NPUConfig, enabled: bool = True
+) -> dict[TileGraph, int]:
+    """Runs in flight of the kernel's graph (program instances on a core) and of
+    each loop body (iterations), keyed by graph.
+
+    A run of graph `g` holds `tiles(g) + Σ depth(body) × tiles(body)` bytes of
+    scratchpad and issues `loads(g) + Σ depth(body) × loads(body)` transfers
+    into it (loads, gathers, atomics), summing over its loops (a branch counts
+    its larger region).  Each depth is as deep as
+    * the scratchpad holds: `depth(kernel) × tiles(kernel) ≤ scratchpad`;
+    * the DMA keeps transfers in flight: `depth(g) ≤ 1 + ceil(engines ×
+      outstanding / loads(g))`, the run computing and as many runs ahead as
+      can have their loads outstanding at once (a run's stores come as it
+      finishes).
+    Depths are chosen innermost loop first, each as deep as both allow with
+    the ones chosen before and the others at 1: an inner loop's overlap comes
+    at every iteration, a program's only at its ends.  When the kernel's
+    tiles do not fit even one deep, or `enabled` is off, every depth is 1:
+    synchronous DMA.
+    """
+    bodies = list(graph.loop_bodies())
+    depths = dict.fromkeys([*bodies, graph], 1)
+
+    def footprint() -> int:
+        return depths[graph] * graph.holds(depths)[0]
+
+    capacity = npu.scratchpad_bytes
+    if not enabled or footprint() > capacity:
+        return depths
+    descriptors = npu.dma_engines_per_core * npu.dma_outstanding_per_engine
+    for run in [*bodies, graph]:
+        deepest = 1 + -(-descriptors // max(run.holds(depths)[1], 1))
+        one_deep = footprint()  # affine in this depth: the others are fixed
+        depths[run] = 2
+        per_run = footprint() - one_deep
+        depths[run] = min(deepest, 1 + (capacity - one_deep) // per_run) if per_run else deepest
+    return depths
 
 
 class Simulator:
@@ -273,11 +334,9 @@ class Simulator:
         self.npu = npu
         self.options = options
 
-    def buffers(self, graph: TileGraph) -> int:
-        """How many runs of `graph` may be in flight: 2 if their tiles fit twice."""
-        if not self.options.double_buffering:
-            return 1
-        return 2 if 2 * graph.scratchpad_bytes(2) <= self.npu.scratchpad_bytes else 1
+    def depths(self, graph: TileGraph) -> dict[TileGraph, int]:
+        """`buffering_depths` of a kernel's graph under these options."""
+        return buffering_depths(graph, self.npu, self.options.double_buffering)
 
     def run(self, launch: BoundLaunch) -> Simulation:
         return _Run(self, launch).simulate()
@@ -334,11 +393,11 @@ class _Run:
         self.dram_busy = 0.0
         self.read_bytes = self.written_bytes = self.dram_bytes = self.flops = 0
         self.tasks_simulated = 0
-        self.buffers: dict[int, int] = {}
+        graph = launch.tog.graph
+        self.depths = simulator.depths(graph)
         self.active_frames: set[_Frame] = set()
         self.active_loops: set[_Sequence] = set()
-        graph = launch.tog.graph
-        window = simulator.buffers(graph)
+        window = self.depths[graph]
         self.programs = [
             _Sequence(graph, _Runs(core_runs(launch.instance_runs(), core, cores)), window, core,
                       None, core, cores, ())
@@ -357,7 +416,10 @@ class _Run:
     def simulate(self) -> Simulation:
         for sequence in self.programs:
             self.open_frames(sequence)
-        handlers = (self.on_ready, self.on_release, self.finish, self.on_dram)
+        handlers = (
+            self.on_ready, self.on_unit_free, self.finish, self.on_dram, self.on_issued,
+            self.on_landed,
+        )
         while self.events:
             self.now, _, kind, subject = heapq.heappop(self.events)
             handlers[kind](subject)
@@ -386,15 +448,16 @@ class _Run:
             index = sequence.started
             sequence.started += 1
             sequence.remaining -= 1
-            is_program = sequence.owner is None
+            loop = sequence.owner
             frame = _Frame(
                 sequence.graph, sequence.runs.take(), sequence.core, sequence, index,
                 sequence.instance + index * sequence.instance_stride,
-                () if is_program else (*sequence.prefix, index),
+                () if loop is None else (*sequence.prefix, index),
+                () if loop is None else (*loop.frame.path, loop.node.index, index),
             )
             self.start_frame(frame, sequence.previous)
             sequence.previous = frame
-            if is_program and sequence.core == 0:
+            if loop is None and sequence.core == 0:
                 self.program_started = True
 
     def start_frame(self, frame: _Frame, previous: _Frame | None) -> None:
@@ -449,7 +512,7 @@ class _Run:
             frame = task.frame
             branch = _Frame(
                 node.branches[part.taken], part.schedule, frame.core, task, 0, frame.instance,
-                frame.iteration,
+                frame.iteration, (*frame.path, node.index),
             )
             self.start_frame(branch, None)
         elif node.compute is not None:
@@ -461,11 +524,9 @@ class _Run:
         if runs.trip_count == 0:
             self.finish(task)
             return
-        if id(node) not in self.buffers:
-            self.buffers[id(node)] = self.simulator.buffers(node.body)
         frame = task.frame
         sequence = _Sequence(
-            node.body, _Runs(list(runs.runs)), self.buffers[id(node)], frame.core, task,
+            node.body, _Runs(list(runs.runs)), self.depths[node.body], frame.core, task,
             frame.instance, 0, frame.iteration,
         )
         self.active_loops.add(sequence)
@@ -473,18 +534,39 @@ class _Run:
 
     def start_compute(self, task: _Task, cost: ComputeCost) -> None:
         unit = self.compute_units[task.frame.core][cost.unit]
-        start = max(self.now, unit.free_at)
-        end = start + cost.busy_cycles
-        unit.free_at = end
+        if unit.busy:
+            heapq.heappush(unit.ready, (_age(task), next(self.sequence_numbers), task))
+        else:
+            self.occupy(unit, task, cost)
+
+    def dispatch(self, unit: _ComputeUnit) -> None:
+        """Start the oldest ready task if the unit is free."""
+        if unit.busy or not unit.ready:
+            return
+        _, _, task = heapq.heappop(unit.ready)
+        self.occupy(unit, task, task.node.compute)  # type: ignore[union-attr, arg-type]
+
+    def occupy(self, unit: _ComputeUnit, task: _Task, cost: ComputeCost) -> None:
+        """`task` takes the free `unit` for its busy cycles."""
+        end = self.now + cost.busy_cycles
+        unit.busy, unit.free_at = True, end
         unit.activity.busy_cycles += cost.busy_cycles
         unit.activity.ideal_cycles += cost.ideal_cycles
         unit.activity.flop_cycles += cost.flop_cycles
         self.flops += cost.flops
-        self.record(task, unit.track, start, cost.busy_cycles)
+        self.record(task, unit.track, self.now, cost.busy_cycles)
         self.push(end, _RELEASE, task)
         self.push(end + cost.latency_cycles, _FINISH, task)
 
-    def on_release(self, task: _Task) -> None:
+    def on_unit_free(self, task: _Task) -> None:
+        """A compute task has left its unit: the unit takes the next one."""
+        self.release(task)
+        unit = self.compute_units[task.frame.core][task.node.compute.unit]  # type: ignore[union-attr]
+        unit.busy = False
+        self.dispatch(unit)
+
+    def release(self, task: _Task) -> None:
+        """`task` has left its unit: tasks chained to it may start."""
         task.released = True
         waiting, task.on_release = task.on_release, []
         for successor in waiting:
@@ -533,21 +615,46 @@ class _Run:
             return
         core = task.frame.core
         self.dma_queues[core].append(_Transfer(task, cost))
-        self.serve_queue(core)
+        self.issue(core)
 
-    def serve_queue(self, core: int) -> None:
+    def issue(self, core: int) -> None:
+        """Start issuing the queue's next descriptors on engines free to take one."""
         queue = self.dma_queues[core]
+        limit = self.npu.dma_outstanding_per_engine
         for engine in self.engines[core]:
             if not queue:
                 return
-            if not engine.busy:
+            if engine.issuing is None and engine.outstanding < limit:
                 transfer = queue.popleft()
-                engine.busy = True
                 transfer.engine = engine
-                transfer.start = self.now
-                self.advance_dram()
-                self.in_service.append(transfer)
-                self.schedule_dram()
+                engine.issuing = transfer
+                engine.outstanding += 1
+                self.push(self.now + self.npu.dma_issue_cycles, _ISSUED, transfer)
+
+    def on_issued(self, transfer: _Transfer) -> None:
+        engine = transfer.engine
+        assert engine is not None
+        engine.issuing = None
+        engine.issued.append(transfer)
+        self.stream(engine)
+        self.issue(engine.core)
+
+    def stream(self, engine: _Engine) -> None:
+        """Start streaming the engine's next issued transfer if it streams none."""
+        if engine.streaming is None and engine.issued:
+            transfer = engine.issued.popleft()
+            engine.streaming = transfer
+            transfer.start = self.now
+            self.advance_dram()
+            self.in_service.append(transfer)
+            self.schedule_dram()
+
+    def on_landed(self, transfer: _Transfer) -> None:
+        engine = transfer.engine
+        assert engine is not None
+        engine.outstanding -= 1
+        self.finish(transfer.task)
+        self.issue(engine.core)
 
     def dram_rate(self) -> float:
         """Bytes per cycle each transfer in service receives."""
@@ -575,24 +682,22 @@ class _Run:
         self.advance_dram()
         done = [t for t in self.in_service if t.remaining <= t.done_below]
         self.in_service = [t for t in self.in_service if t.remaining > t.done_below]
-        cores = set()
         activity = self.activity[Unit.DMA]
         for transfer in done:
             engine = transfer.engine
             assert engine is not None
-            engine.busy = False
-            cores.add(engine.core)
+            engine.streaming = None
             service = self.now - transfer.start
             activity.busy_cycles += service
             self.record(transfer.task, engine.track, transfer.start, service)
-            self.push(self.now + transfer.cost.latency_cycles, _FINISH, transfer.task)
+            self.push(self.now + transfer.cost.latency_cycles, _LANDED, transfer)
             if transfer.cost.read_bytes == 0:
-                # A store's data has left the scratchpad; its frame's window slot
+                # A store's data has left the scratchpad: its frame's window slot
                 # need not wait for the write to land.
                 self.leave_frame(transfer.task)
         self.schedule_dram()
-        for core in sorted(cores):
-            self.serve_queue(core)
+        for transfer in done:
+            self.stream(transfer.engine)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------
@@ -603,31 +708,51 @@ _DIGITS = 6
 """Relative times and bytes compare rounded: float noise must not hide a period."""
 
 
+def _age(task: _Task) -> tuple[int, ...]:
+    """A compute task's priority: its program instance, then program order."""
+    frame = task.frame
+    return (frame.instance, *frame.path, task.node.index)
+
+
+def _event_task(kind: int, subject: Any) -> _Task:
+    """The task an event (other than `_DRAM`) is about."""
+    return subject.task if kind in _TRANSFER_EVENTS else subject
+
+
 class _SteadyState:
     """Detects a periodic regime across program starts and jumps over it (module docstring).
 
-    A period may span several program starts (two programs in flight
-    alternate): the signature is compared with the last `HISTORY` ones.
+    A period may span several program starts (programs in flight finish in
+    turns, or in bursts when a unit they share is the bottleneck): the
+    signature is compared with the last `history_length` ones, a few
+    windows' worth.  A run of programs that shows no period within four
+    times that many starts is simulated to its end without further signatures.
     """
-
-    HISTORY = 8
 
     def __init__(self, run: _Run):
         self.run = run
-        self.history: deque[tuple[Any, ...]] = deque(maxlen=self.HISTORY)
+        window = max(s.window for s in run.programs)
+        self.history_length = 4 * window + 8
+        self.history: deque[tuple[Any, ...]] = deque(maxlen=self.history_length)
+        self.looked = 0
+        """Signatures taken in the current run of programs."""
         self.skipped = 0
-        self.margin = max(s.window for s in run.programs) + 2
+        self.margin = window + 2
         """Programs of a run left to simulate after a jump: the tail's transition."""
 
     def observe(self) -> None:
         run = self.run
         ahead = min(s.runs.ahead() for s in run.programs)
-        if ahead <= 2 * self.margin + self.HISTORY:
+        if ahead <= 2 * self.margin + self.history_length:
             self.history.clear()
             return
         if any(s.previous.schedule is not s.runs.runs[s.runs.position][0] for s in run.programs):  # type: ignore[union-attr]
             self.history.clear()  # the programs ahead follow another schedule
+            self.looked = 0
             return
+        if self.looked >= 4 * self.history_length:
+            return
+        self.looked += 1
         run.advance_dram()
         current = (
             self.signature(), run.now, self.counters(), [s.started for s in run.programs]
@@ -643,6 +768,7 @@ class _SteadyState:
                     now - before for now, before in zip(current[2], earlier[2])
                 ])
                 self.history.clear()
+                self.looked = 0
                 return
         self.history.append(current)
 
@@ -668,12 +794,13 @@ class _SteadyState:
             return round(time - now, _DIGITS)
 
         events = tuple(
-            (relative(time), kind, () if kind == _DRAM else self.task_key(subject))
+            (relative(time), kind, () if kind == _DRAM else self.task_key(_event_task(kind, subject)))
             for time, _, kind, subject in sorted(run.events)
             if kind != _DRAM or subject == run.dram_version
         )
         units = tuple(
-            relative(max(unit.free_at, now))
+            (relative(max(unit.free_at, now)), unit.busy,
+             tuple(self.task_key(task) for _, _, task in sorted(unit.ready)))
             for units in run.compute_units
             for unit in units.values()
         )
@@ -681,6 +808,16 @@ class _SteadyState:
         service = tuple(
             (self.task_key(t.task), t.engine.index, round(t.remaining, _DIGITS), relative(t.start))  # type: ignore[union-attr]
             for t in run.in_service
+        )
+        engines = tuple(
+            (
+                None if e.issuing is None else self.task_key(e.issuing.task),
+                tuple(self.task_key(t.task) for t in e.issued),
+                None if e.streaming is None else self.task_key(e.streaming.task),
+                e.outstanding,
+            )
+            for engines in run.engines
+            for e in engines
         )
         programs = tuple(
             (s.started - s.first_open, tuple(sorted(c - s.started for c in s.completed)))
@@ -698,7 +835,7 @@ class _SteadyState:
             ))
             for f in run.active_frames
         ))
-        return events, units, queues, service, programs, loops, frames
+        return events, units, queues, service, engines, programs, loops, frames
 
     def counters(self) -> list[float]:
         run = self.run
@@ -720,9 +857,14 @@ class _SteadyState:
         skipped = periods * frames
         in_flight = set(run.active_frames)
         in_flight.update(s.previous for s in run.programs if s.previous is not None)
-        in_flight.update(subject.frame for _, _, kind, subject in run.events if kind != _DRAM)
+        in_flight.update(
+            _event_task(kind, subject).frame for _, _, kind, subject in run.events if kind != _DRAM
+        )
         in_flight.update(t.task.frame for queue in run.dma_queues for t in queue)
-        in_flight.update(t.task.frame for t in run.in_service)
+        for engines in run.engines:
+            for engine in engines:
+                held = [engine.issuing, *engine.issued, engine.streaming]
+                in_flight.update(t.task.frame for t in held if t is not None)
         cores = run.npu.num_cores
         for frame in in_flight:
             frame.instance += skipped * cores
@@ -741,6 +883,8 @@ class _SteadyState:
         for units in run.compute_units:
             for unit in units.values():
                 unit.free_at += shift
+                unit.ready = [(_age(task), number, task) for _, number, task in unit.ready]
+                heapq.heapify(unit.ready)
         for transfer in run.in_service:
             transfer.start += shift
         run.now += shift

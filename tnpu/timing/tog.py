@@ -25,7 +25,7 @@ iteration, then the simulator runs the graph.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -129,15 +129,35 @@ class TileGraph:
     def _nodes_by_op(self) -> dict[Operation, Node]:
         return {node.op: node for node in self.nodes}
 
-    def scratchpad_bytes(self, loop_buffers: int) -> int:
-        """Bytes the graph's tiles occupy, each loop body `loop_buffers` times over."""
-        total = self.tile_bytes
+    def holds(self, depths: Mapping[TileGraph, int]) -> tuple[int, int]:
+        """(scratchpad bytes, DMA transfers into the scratchpad) of one run, each loop
+        body counted `depths[body]` times (its iterations in flight), a branch its
+        larger region.  Loads, gathers and atomics count as transfers in; stores
+        and scatters do not."""
+        tiles, loads = self.tile_bytes, 0
         for node in self.nodes:
             if isinstance(node, LoopNode):
-                total += loop_buffers * node.body.scratchpad_bytes(loop_buffers)
+                body_tiles, body_loads = node.body.holds(depths)
+                tiles += depths[node.body] * body_tiles
+                loads += depths[node.body] * body_loads
             elif isinstance(node, BranchNode):
-                total += max(g.scratchpad_bytes(loop_buffers) for g in node.branches)
-        return total
+                held = [graph.holds(depths) for graph in node.branches]
+                tiles += max(t for t, _ in held)
+                loads += max(n for _, n in held)
+            else:
+                loads += node.unit is Unit.DMA and _accesses(node.op)[1] != WRITE  # type: ignore[index]
+        return tiles, loads
+
+    def loop_bodies(self) -> Iterator[TileGraph]:
+        """The bodies of every loop in this graph, nested ones first (post-order)."""
+        for node in self.nodes:
+            graphs = (node.body,) if isinstance(node, LoopNode) else (
+                node.branches if isinstance(node, BranchNode) else ()
+            )
+            for graph in graphs:
+                yield from graph.loop_bodies()
+            if isinstance(node, LoopNode):
+                yield node.body
 
 
 @dataclass(eq=False)

@@ -7,6 +7,7 @@ and the program instances as runs of schedule indices in launch order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -17,7 +18,7 @@ from tnpu.timing.simulator import Simulator
 from tnpu.timing.tog import BranchNode, Dependency, LoopNode, Node, TileGraph
 
 FORMAT = "tnpu-tog"
-VERSION = 1
+VERSION = 2
 
 
 def tog_to_json(bound: BoundLaunch, simulator: Simulator) -> dict[str, Any]:
@@ -34,20 +35,22 @@ def tog_to_json(bound: BoundLaunch, simulator: Simulator) -> dict[str, Any]:
             "num_cores": npu.num_cores,
             "core_freq_mhz": npu.core_freq_mhz,
             "dma_engines_per_core": npu.dma_engines_per_core,
+            "dma_outstanding_per_engine": npu.dma_outstanding_per_engine,
+            "dma_issue_cycles": npu.dma_issue_cycles,
             "dram_bytes_per_cycle": npu.dram_bytes_per_cycle,
         },
-        "graph": _graph(bound.tog.graph, simulator),
+        "graph": _graph(bound.tog.graph, simulator.depths(bound.tog.graph)),
         "schedules": table.entries,
         "instances": instances,
         "assumptions": bound.assumptions,
     }
 
 
-def _graph(graph: TileGraph, simulator: Simulator) -> dict[str, Any]:
+def _graph(graph: TileGraph, depths: Mapping[TileGraph, int]) -> dict[str, Any]:
     return {
-        "window": simulator.buffers(graph),
-        "scratchpad_bytes": graph.scratchpad_bytes(2),
-        "nodes": [_node(node, simulator) for node in graph.nodes],
+        "window": depths.get(graph, 1),
+        "scratchpad_bytes": graph.holds(depths)[0],
+        "nodes": [_node(node, depths) for node in graph.nodes],
     }
 
 
@@ -58,7 +61,7 @@ def _edges(deps: tuple[Dependency, ...]) -> dict[str, list[int]]:
     }
 
 
-def _node(node: Node, simulator: Simulator) -> dict[str, Any]:
+def _node(node: Node, depths: Mapping[TileGraph, int]) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": node.index,
         "op": node.op.name,
@@ -67,9 +70,9 @@ def _node(node: Node, simulator: Simulator) -> dict[str, Any]:
         "carried": _edges(node.carried_deps),
     }
     if isinstance(node, LoopNode):
-        entry |= {"kind": "loop", "body": _graph(node.body, simulator)}
+        entry |= {"kind": "loop", "body": _graph(node.body, depths)}
     elif isinstance(node, BranchNode):
-        entry |= {"kind": "branch", "branches": [_graph(g, simulator) for g in node.branches]}
+        entry |= {"kind": "branch", "branches": [_graph(g, depths) for g in node.branches]}
     else:
         entry["kind"] = node.unit.value
         if node.compute is not None:
