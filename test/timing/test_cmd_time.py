@@ -63,3 +63,17 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     assert code == 1 and err.count("\n") == 1 and "unknown NPU 'tpuv9'" in err
     code, _, err = tnpu_time(capsys, str(tmp_path))
     assert code == 1 and err.count("\n") == 1 and "no meta.json" in err
+
+
+def test_the_plot_draws_every_launch_on_the_roofline(capsys, tmp_path):
+    png, svg = tmp_path / "roofline.png", tmp_path / "roofline.svg"
+    assert tnpu_time(capsys, str(ADD), str(MM), "--plot", str(png))[0] == 0
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert tnpu_time(capsys, str(ADD), str(MM), "--config", "tpuv6e", "--plot", str(svg))[0] == 0
+    text = svg.read_text()
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+    for label in ("1. triton_poi_fused_add_0", "2. triton_tem_fused_mm_0", "× compulsory",
+                  "systolic arrays", "DRAM", "tpuv6e"):
+        assert label in text
+    code, _, err = tnpu_time(capsys, str(ADD), "--plot", str(tmp_path / "roofline.pdf"))
+    assert code == 1 and err.count("\n") == 1 and "--plot writes .png or .svg" in err

@@ -8,7 +8,8 @@ The second consumer of the tile dialect.  Layers, each its own module:
 * `launch`      binding a TOG to a launch: every program's bytes, trips, branches;
 * `simulator`   the event-driven simulation: cores, DMA engines, units, shared DRAM;
 * `report`      cycles, bytes, FLOPs, utilization and the two rooflines;
-* `trace`, `tog_json`  the timeline for Perfetto, the TOG for other simulators;
+* `trace`, `tog_json`, `roofline_plot`  the timeline for Perfetto, the TOG for
+  other simulators, the launches drawn on the roofline;
 * `timer`       the entry points: `KernelTimer`, `time_sequence`.
 
 docs/timing.md describes the model and its assumptions.

@@ -10,8 +10,9 @@ before has finished (an Inductor graph's kernels, in launch order):
 --config is a preset (tpuv3, tpuv6e) or a YAML file with the same keys
 (docs/timing.md).  --trace writes a Chrome/Perfetto trace of the simulated
 timeline; --tog writes each launch's tile-operation graph as JSON
-(docs/tog-format.md).  Exit code 0, or 1 with one line on stderr when a
-case cannot be read, compiled or timed.
+(docs/tog-format.md); --plot draws the launches on the NPU's roofline
+(.png or .svg).  Exit code 0, or 1 with one line on stderr when a case
+cannot be read, compiled or timed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.execution.case import CaseError, case_launch, load_case
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 from tnpu.timing.report import SequenceReport
+from tnpu.timing.roofline_plot import FORMATS, write_roofline_plot
 from tnpu.timing.simulator import SimulationOptions, Simulator
 from tnpu.timing.launch import Launch
 from tnpu.timing.timer import KernelTimer
@@ -45,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", type=Path, metavar="FILE", help="write a Chrome/Perfetto trace")
     parser.add_argument("--tog", type=Path, metavar="FILE", help="write the TOGs as JSON")
     parser.add_argument(
+        "--plot", type=Path, metavar="FILE",
+        help="draw the launches on the NPU's roofline (.png or .svg)",
+    )
+    parser.add_argument(
         "--no-double-buffering", dest="double_buffering", action="store_false",
         help="one iteration (and one program instance) in flight at a time",
     )
@@ -55,11 +61,15 @@ def run(args: argparse.Namespace) -> int:
         npu = load_npu_config(args.config)
     except NPUConfigError as error:
         raise UserError(str(error)) from None
+    if args.plot and args.plot.suffix not in FORMATS:
+        raise UserError(f"{args.plot}: --plot writes {' or '.join(FORMATS)} files")
     options = SimulationOptions(double_buffering=args.double_buffering, trace=args.trace is not None)
     launches = [_timed_case(Path(directory), npu) for directory in args.cases]
     sequence = SequenceReport(npu.name, [timer.time(launch, options) for timer, launch in launches])
     if args.trace:
         write_chrome_trace(args.trace, sequence.launches, npu)
+    if args.plot:
+        write_roofline_plot(args.plot, sequence.launches, npu)
     if args.tog:
         simulator = Simulator(npu, options)
         togs = [tog_to_json(timer.bind(launch), simulator) for timer, launch in launches]
