@@ -1,9 +1,10 @@
 """Model figures on the corpus: every kernel the lowering accepts, timed on both presets.
 
 Per kernel, side by side for tpuv3 and tpuv6e: simulated microseconds, the
-ratio to the roofline and the ceiling that binds it; then the median and
-quartiles of the ratio, how many kernels each ceiling binds, and the same
-with double buffering off (the synchronous DMA of PyTorchSim's Triton route).
+ratio to the roofline and the ceiling that binds it, and the ratio to the
+compulsory roofline; then the median and quartiles of both ratios, how many
+kernels each ceiling binds, and how much slower the kernels are with
+buffering off (the synchronous DMA of PyTorchSim's Triton route).
 
     .venv/bin/python bench/timing_corpus.py [--only SUBSTRING]
 """
@@ -37,9 +38,12 @@ def main() -> None:
     parser.add_argument("--only", help="kernels whose name contains this")
     args = parser.parse_args()
     npus = [load_npu_config(name) for name in PRESETS]
-    header = "".join(f" {name + ' µs':>12} {'×roof':>7} {'bound':>7}" for name in PRESETS)
+    header = "".join(
+        f" {name + ' µs':>12} {'×roof':>7} {'bound':>7} {'×comp':>7}" for name in PRESETS
+    )
     print(f"{'kernel':<60}{header}")
     ratios: dict[str, list[float]] = {name: [] for name in PRESETS}
+    compulsory: dict[str, list[float]] = {name: [] for name in PRESETS}
     synchronous: dict[str, list[float]] = {name: [] for name in PRESETS}
     bounds: dict[str, Counter[str]] = {name: Counter() for name in PRESETS}
     for directory in sorted(p for p in CORPUS.iterdir() if (p / "meta.json").is_file()):
@@ -57,16 +61,19 @@ def main() -> None:
             slow = timer.time(case_launch(case), SYNCHRONOUS)
             ratio = report.roofline_ratio or 1.0
             ratios[npu.name].append(ratio)
+            compulsory[npu.name].append(report.compulsory_ratio or 1.0)
             synchronous[npu.name].append(slow.cycles / report.cycles)
             bounds[npu.name][report.roofline_bound] += 1
-            line += f" {report.time_us:12.2f} {ratio:7.2f} {report.roofline_bound:>7}"
+            line += (f" {report.time_us:12.2f} {ratio:7.2f} {report.roofline_bound:>7}"
+                     f" {compulsory[npu.name][-1]:7.2f}")
         print(line)
     for name in PRESETS:
         if not ratios[name]:
             continue
         print(f"\n{name}: {len(ratios[name])} kernels; ratio to roofline {quartiles(ratios[name])}")
+        print(f"  ratio to the compulsory roofline {quartiles(compulsory[name])}")
         print(f"  bound by: {', '.join(f'{b} {n}' for b, n in bounds[name].most_common())}")
-        print(f"  without double buffering, slower by {quartiles(synchronous[name])}")
+        print(f"  without buffering, slower by {quartiles(synchronous[name])}")
 
 
 if __name__ == "__main__":
