@@ -180,3 +180,20 @@ tile.kernel @k(%w: !tile.buffer<f32>, %n: index) {
     assert load.carried_deps == (Dependency(store.index),)
     # The load's box is not the store's: the next program's loop waits for this one's.
     assert loop.carried_deps == (Dependency(loop.index),)
+
+
+def test_a_buffer_that_is_not_a_kernel_argument_is_refused():
+    with pytest.raises(CompileError, match="orders accesses by kernel argument, and this buffer is not one"):
+        build("""
+tile.kernel @k(%x: !tile.buffer<f32>, %y: !tile.buffer<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %pid = tile.program_id {axis = 0 : i32} : i32
+  %first = arith.cmpi eq, %pid, %c0 : i32
+  %b = scf.if %first -> (!tile.buffer<f32>) {
+    scf.yield %x : !tile.buffer<f32>
+  } else {
+    scf.yield %y : !tile.buffer<f32>
+  }
+  %t = tile.load %b[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  tile.return
+}""")

@@ -241,7 +241,7 @@ class _MemoryOrder:
             access = _accesses(op)
             if access is None:
                 continue
-            buffer = arguments[_root_buffer(access[0])]
+            buffer = _argument_position(arguments, op)
             kinds.setdefault(buffer, set()).add(access[1])
             box = _box(op) if isinstance(op, tile.StructuredTransfer) else None
             boxes.setdefault(buffer, set()).add(box)
@@ -252,16 +252,23 @@ class _MemoryOrder:
         return _MemoryOrder(arguments, ordered, own_box)
 
     def buffer_of(self, op: Operation) -> int:
-        access = _accesses(op)
-        assert access is not None
-        return self.arguments[_root_buffer(access[0])]
+        return _argument_position(self.arguments, op)
 
 
-def _root_buffer(value: SSAValue) -> SSAValue:
-    """The kernel argument a buffer value views."""
+def _argument_position(arguments: Mapping[SSAValue, int], op: Operation) -> int:
+    """The position of the kernel argument a DMA op's buffer views (through
+    `tile.buffer_cast`); `CompileError` if the buffer comes from elsewhere."""
+    access = _accesses(op)
+    assert access is not None
+    value = access[0]
     while isinstance(value.owner, tile.BufferCastOp):
         value = value.owner.source
-    return value
+    if value not in arguments:
+        raise CompileError(
+            op, "the timer orders accesses by kernel argument, and this buffer is not one "
+            "(nor a tile.buffer_cast of one)"
+        )
+    return arguments[value]
 
 
 def _inputs(op: Operation) -> list[SSAValue]:
