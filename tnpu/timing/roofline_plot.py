@@ -51,8 +51,9 @@ def write_roofline_plot(path: Path, reports: Sequence[TimingReport], npu: NPUCon
     axes.plot(x, [min(i * bandwidth, matrix_peak) for i in x], color="black", linewidth=2)
     axes.plot(x, [min(i * bandwidth, vector_peak) for i in x], color="black", linewidth=1,
               linestyle="--")
-    axes.text(low * 1.3, low * 1.3 * bandwidth * 1.25,
-              f"DRAM {bandwidth / 1e9:,.0f} GB/s", rotation=0, fontsize=9)
+    slope_middle = (low * ridge) ** 0.5  # the label sits above the slope, clear of the points
+    axes.text(slope_middle, slope_middle * bandwidth * 2, f"DRAM {bandwidth / 1e9:,.0f} GB/s",
+              ha="right", fontsize=9)
     axes.text(high / 1.3, matrix_peak * 1.15, f"systolic arrays {matrix_peak / 1e12:,.1f} TFLOP/s",
               ha="right", fontsize=9)
     axes.text(high / 1.3, vector_peak * 1.15, f"vector lanes (f32) {vector_peak / 1e12:,.2f} TFLOP/s",
