@@ -24,8 +24,8 @@ from tnpu.execution.inputs import InputError, generate_inputs
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.rungs import RUNGS, RunContext, RungResult
 import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after `oracle` and `ttir`)
-import tnpu.backend_riscv.rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
-import tnpu.timing.rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
+import tnpu.execution.qemu_rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
+import tnpu.execution.timing_rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
 from tnpu.interpreters.kernel import kernel_function, parameter_names
 from tnpu.ttir_import import import_ttir
 
