@@ -9,7 +9,8 @@ then reads its operands from the scratchpad and writes its results there:
 * runs of scalar `arith`/`math` ops become one one-element vector program;
 * `tile.map` is one strip-mined loop whose body stays in vector registers;
 * DMA, gather/scatter and atomics are in `transfers`, reductions, scans
-  and matmul in `vector_unit`;
+  and matmul in `vector_unit`; both write through `emitter.KernelEmitter`,
+  which `KernelCodegen` extends, and never call back into this module;
 * `scf.for`/`if`/`while` become branches on scalar slots, with tile-typed
   iteration values copied between their places.
 
@@ -34,7 +35,8 @@ from tnpu.backend_riscv import transfers, vector_unit
 from tnpu.backend_riscv.asm import SCRATCHPAD_BASE, AsmWriter
 from tnpu.backend_riscv.elements import Element, element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
-from tnpu.backend_riscv.storage import Constant, Location, Scalar, Scratchpad, Tile, constant_bits
+from tnpu.backend_riscv.emitter import KernelEmitter
+from tnpu.backend_riscv.storage import Constant, Location, Scalar, Tile, constant_bits
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 
@@ -43,7 +45,6 @@ GRID_ARGUMENTS = ("pid_x", "pid_y", "pid_z", "num_programs_x", "num_programs_y",
 
 _INT_ARGUMENT_REGISTERS = tuple(f"a{i}" for i in range(8))
 _FLOAT_ARGUMENT_REGISTERS = tuple(f"fa{i}" for i in range(8))
-_INDEX = Element(64, False)
 _I32 = Element(32, False)
 
 
@@ -85,82 +86,13 @@ def c_type(type_: object, op: Operation) -> str:
     raise CompileError(op, f"argument type {type_} has no C equivalent")
 
 
-class KernelCodegen:
+class KernelCodegen(KernelEmitter):
     def __init__(self, kernel: tile.KernelOp):
+        super().__init__(kernel.sym_name.data)
         self.kernel = kernel
         self.name = kernel.sym_name.data
         self.symbol = f"tnpu_kernel_{self.name}"
-        self.asm = AsmWriter(self.name)
-        self.scratchpad = Scratchpad()
         self.grid: list[Scalar] = []
-        self.strings: list[str] = []
-
-    # -- values ---------------------------------------------------------------
-
-    def element(self, value: SSAValue, op: Operation) -> Element:
-        type_ = value.type
-        scalar = type_.element_type if isinstance(type_, TensorType) else type_
-        if isinstance(scalar, tile.BufferType):
-            return _INDEX
-        element = element_of(scalar)
-        if element is None:
-            raise CompileError(op, f"element type {scalar} has no RVV lowering")
-        return element
-
-    def place(self, value: SSAValue) -> Location:
-        return self.scratchpad[value]
-
-    def tile_place(self, value: SSAValue) -> Tile:
-        location = self.scratchpad[value]
-        assert isinstance(location, Tile)
-        return location
-
-    def new_place(self, value: SSAValue, op: Operation) -> Scalar | Tile:
-        place = self.scratchpad.new_place(value.type, self.element(value, op))
-        self.scratchpad.bind(value, place)
-        return place
-
-    def load_int(self, register: str, value: SSAValue | int) -> None:
-        """An integer/index value (or a static int) into a register, sign-extended."""
-        if isinstance(value, int):
-            self.asm.li(register, value)
-            return
-        location = self.place(value)
-        if isinstance(location, Constant):
-            self.asm.li(register, location.bits)
-        else:
-            assert isinstance(location, Scalar)
-            self.asm.load_scalar(register, location.offset, location.element)
-
-    def load_bits(self, register: str, location: Location) -> None:
-        """A scalar's bits (or a constant's) into an integer register."""
-        if isinstance(location, Constant):
-            self.asm.li(register, location.bits)
-        else:
-            assert isinstance(location, Scalar)
-            self.asm.load_scalar(register, location.offset, location.element)
-
-    def string_constant(self, text: str) -> str:
-        """The label of a NUL-terminated copy of `text` in .rodata."""
-        label = self.asm.new_label("message")
-        escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        self.strings.append(f'{label}:\n    .string "{escaped}"')
-        return label
-
-    def captured(self, ops: Sequence[Operation], block: Block) -> dict[SSAValue, Scalar | Constant]:
-        """Scalars a region's ops use from outside it (regions may capture from above)."""
-        defined = {r for op in ops for r in op.results} | set(block.args)
-        return {
-            operand: self.place(operand)  # type: ignore[misc]
-            for op in ops
-            for operand in op.operands
-            if operand not in defined
-        }
-
-    def as_stream(self, location: Location) -> Stream | Scalar | Constant:
-        if isinstance(location, Tile):
-            return Stream(location.element, location.offset)
-        return location
 
     # -- driver ---------------------------------------------------------------
 
@@ -339,17 +271,6 @@ class KernelCodegen:
         place = self.new_place(result, op)
         assert isinstance(place, Tile)
         self.fill(place, Constant(bits, element), op)
-
-    def fill(self, place: Tile, value: Scalar | Constant, anchor: Operation) -> None:
-        """Every element of a tile := a uniform value."""
-        marker = anchor.results[0] if anchor.results else anchor.operands[0]
-        emit_elementwise(
-            self.asm,
-            ElementwiseProgram(
-                [], {marker: value}, [(marker, Stream(place.element, place.offset))],
-                place.count, anchor,
-            ),
-        )
 
     # -- vector unit: map -----------------------------------------------------
 

@@ -15,32 +15,29 @@ AMO (or an LR/SC loop for float add and compare-and-swap) per element.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, Bound, Cursor, StripLoop, for_each_row
 from tnpu.backend_riscv.elements import Element
+from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
 from tnpu.backend_riscv.vector_unit import row_major_strides
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 
-if TYPE_CHECKING:
-    from tnpu.backend_riscv.codegen import KernelCodegen
-
 _DATA, _PAD, _MASK_BYTES = "v8", "v16", "v24"
 
 
-def emit_load(cg: KernelCodegen, op: tile.LoadOp) -> None:
+def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
     place = cg.new_place(op.result, op)
     assert isinstance(place, Tile)
     pad = cg.place(op.pad) if op.pad is not None else Constant(0, place.element)
     _StructuredTransfer(cg, op, place, pad).emit()  # type: ignore[arg-type]
 
 
-def emit_store(cg: KernelCodegen, op: tile.StoreOp) -> None:
+def emit_store(cg: KernelEmitter, op: tile.StoreOp) -> None:
     _StructuredTransfer(cg, op, cg.tile_place(op.value), None).emit()
 
 
@@ -52,7 +49,7 @@ def _mask_lmul(bits: int) -> str:
 class _StructuredTransfer:
     def __init__(
         self,
-        cg: KernelCodegen,
+        cg: KernelEmitter,
         op: tile.LoadOp | tile.StoreOp,
         place: Tile,
         pad: Scalar | Constant | None,
@@ -246,11 +243,11 @@ def _clamped(asm: AsmWriter, register: str, value, low: int, high: int) -> None:
 # -- indexed access -----------------------------------------------------------
 
 
-def _index_element(cg: KernelCodegen, op: Operation) -> Element:
+def _index_element(cg: KernelEmitter, op: Operation) -> Element:
     return cg.element(op.indices, op)  # type: ignore[attr-defined]
 
 
-def emit_gather(cg: KernelCodegen, op: tile.GatherOp) -> None:
+def emit_gather(cg: KernelEmitter, op: tile.GatherOp) -> None:
     if not isinstance(op.result.type, TensorType):
         _scalar_access(cg, op, cg.new_place(op.result, op), is_load=True)  # type: ignore[arg-type]
         return
@@ -259,7 +256,7 @@ def emit_gather(cg: KernelCodegen, op: tile.GatherOp) -> None:
     _indexed(cg, op, dest, pad, is_load=True)  # type: ignore[arg-type]
 
 
-def emit_scatter(cg: KernelCodegen, op: tile.ScatterOp) -> None:
+def emit_scatter(cg: KernelEmitter, op: tile.ScatterOp) -> None:
     value = cg.place(op.value)
     if not isinstance(value, Tile):
         _scalar_access(cg, op, value, is_load=False)  # type: ignore[arg-type]
@@ -268,7 +265,7 @@ def emit_scatter(cg: KernelCodegen, op: tile.ScatterOp) -> None:
 
 
 def _indexed(
-    cg: KernelCodegen,
+    cg: KernelEmitter,
     op: tile.GatherOp | tile.ScatterOp,
     data: Tile,
     pad: Scalar | Constant | None,
@@ -320,7 +317,7 @@ def _indexed(
 
 
 def _scalar_access(
-    cg: KernelCodegen, op: tile.GatherOp | tile.ScatterOp, data: Scalar, is_load: bool
+    cg: KernelEmitter, op: tile.GatherOp | tile.ScatterOp, data: Scalar, is_load: bool
 ) -> None:
     """One element read or written at a scalar index (under a scalar mask)."""
     asm, element = cg.asm, data.element
@@ -354,7 +351,7 @@ _AMO = {"add": "amoadd", "and": "amoand", "or": "amoor", "xor": "amoxor", "max":
         "min": "amomin", "umax": "amomaxu", "umin": "amominu", "exch": "amoswap"}  # fmt: skip
 
 
-def emit_atomic(cg: KernelCodegen, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> None:
+def emit_atomic(cg: KernelEmitter, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> None:
     """One AMO (or LR/SC loop) per element, in row-major order; old values to the result."""
     asm = cg.asm
     result = cg.new_place(op.result, op)
@@ -414,7 +411,7 @@ def emit_atomic(cg: KernelCodegen, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> N
         asm.emit("blt", counter, temp, head)
 
 
-def _element_at(cg: KernelCodegen, dest: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
+def _element_at(cg: KernelEmitter, dest: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
     """dest = element `counter` of a tile (sign-extended bits), or the scalar itself."""
     if not isinstance(place, Tile):
         cg.load_bits(dest, place)
@@ -427,7 +424,7 @@ def _element_at(cg: KernelCodegen, dest: str, place, counter: str, temp: str) ->
     asm.emit(load, dest, f"0({dest})")
 
 
-def _store_element(cg: KernelCodegen, source: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
+def _store_element(cg: KernelEmitter, source: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
     asm = cg.asm
     if not isinstance(place, Tile):
         asm.store_scalar(source, place.offset, place.element)
@@ -442,7 +439,7 @@ def _store_element(cg: KernelCodegen, source: str, place, counter: str, temp: st
 # -- checks -----------------------------------------------------------------
 
 
-def emit_assert(cg: KernelCodegen, op: tile.AssertOp) -> None:
+def emit_assert(cg: KernelEmitter, op: tile.AssertOp) -> None:
     """Call the runtime's tnpu_assert_fail(message) if any condition element is false."""
     asm = cg.asm
     condition = cg.place(op.condition)

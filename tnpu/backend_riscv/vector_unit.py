@@ -17,19 +17,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, Cursor, StripLoop, for_each_row
 from tnpu.backend_riscv.elements import Element, lmul_name
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
-
-if TYPE_CHECKING:
-    from tnpu.backend_riscv.codegen import KernelCodegen
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
@@ -44,7 +41,7 @@ def row_major_strides(shape: Sequence[int]) -> list[int]:
 
 
 def emit_strided_copy(
-    cg: KernelCodegen, source: Tile, dest: Tile, source_strides: Sequence[int], anchor: Operation
+    cg: KernelEmitter, source: Tile, dest: Tile, source_strides: Sequence[int], anchor: Operation
 ) -> None:
     """dest[i] := source[sum(i[d] * source_strides[d])] for every index i of dest."""
     asm, element = cg.asm, dest.element
@@ -77,7 +74,7 @@ def emit_strided_copy(
         for_each_row(asm, shape, cursors, row)
 
 
-def emit_broadcast(cg: KernelCodegen, op: tile.BroadcastOp) -> None:
+def emit_broadcast(cg: KernelEmitter, op: tile.BroadcastOp) -> None:
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
     source = cg.place(op.source)
@@ -91,7 +88,7 @@ def emit_broadcast(cg: KernelCodegen, op: tile.BroadcastOp) -> None:
     emit_strided_copy(cg, source, dest, strides, op)
 
 
-def emit_transpose(cg: KernelCodegen, op: tile.TransposeOp) -> None:
+def emit_transpose(cg: KernelEmitter, op: tile.TransposeOp) -> None:
     dest = cg.new_place(op.result, op)
     source = cg.tile_place(op.source)
     source_strides = row_major_strides(source.shape)
@@ -99,13 +96,13 @@ def emit_transpose(cg: KernelCodegen, op: tile.TransposeOp) -> None:
     emit_strided_copy(cg, source, dest, [source_strides[p] for p in permutation], op)  # type: ignore[arg-type]
 
 
-def emit_reshape(cg: KernelCodegen, op: tile.ReshapeOp) -> None:
+def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
     source = cg.tile_place(op.source)
     shape = tuple(op.result.type.get_shape())  # type: ignore[attr-defined]
     cg.scratchpad.bind(op.result, Tile(source.offset, source.element, shape))
 
 
-def emit_iota(cg: KernelCodegen, op: tile.IotaOp) -> None:
+def emit_iota(cg: KernelEmitter, op: tile.IotaOp) -> None:
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
     asm, bits = cg.asm, dest.element.bits
@@ -178,7 +175,7 @@ def _single_op_combiner(op: tile.ReduceOp) -> str | None:
     return combine.name
 
 
-def emit_reduce(cg: KernelCodegen, op: tile.ReduceOp) -> None:
+def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     source = cg.tile_place(op.inputs[0])
     element = source.element
     combiner = _single_op_combiner(op)
@@ -195,7 +192,7 @@ def emit_reduce(cg: KernelCodegen, op: tile.ReduceOp) -> None:
         _fold(cg, op, scan=False)
 
 
-def emit_scan(cg: KernelCodegen, op: tile.ScanOp) -> None:
+def emit_scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     _fold(cg, op, scan=True)
 
 
@@ -203,7 +200,7 @@ _MASK_REDUCIBLE = ("arith.andi", "arith.ori", "arith.xori", "arith.maxui", "arit
 
 
 def _horizontal_reduce(
-    cg: KernelCodegen, op: tile.ReduceOp, source: Tile, instruction: str, combiner: str
+    cg: KernelEmitter, op: tile.ReduceOp, source: Tile, instruction: str, combiner: str
 ) -> None:
     """Each row reduced by one RVV reduction instruction chained across strips."""
     asm, element = cg.asm, source.element
@@ -249,7 +246,7 @@ def _horizontal_reduce(
         asm.emit("bnez", row, head)
 
 
-def _fold(cg: KernelCodegen, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> None:
+def _fold(cg: KernelEmitter, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> None:
     """Fold along the axis one slice at a time, vectorized over the kept positions.
 
     The input is viewed as [outer, n, inner].  With inner > 1 a slice (one
@@ -339,7 +336,7 @@ def _fold(cg: KernelCodegen, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> Non
 # -- matmul -------------------------------------------------------------------
 
 
-def emit_matmul(cg: KernelCodegen, op: tile.MatmulOp) -> None:
+def emit_matmul(cg: KernelEmitter, op: tile.MatmulOp) -> None:
     """acc + lhs @ rhs, each output row strip accumulated in registers over k, in k order.
 
     Floats: f32/f64 operands of the accumulator's type, `vfmacc.vf`
