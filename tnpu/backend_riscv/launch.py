@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -26,6 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from tnpu.backend_riscv.codegen import GRID_ARGUMENTS, CompiledKernel
+from tnpu.backend_riscv.insn_count import counting_plugin, parse_count
+from tnpu.backend_riscv.toolchain import LaunchError, cache_dir, require_tool
 
 CROSS_GCC = "riscv64-linux-gnu-gcc"
 QEMU = "qemu-riscv64"
@@ -40,10 +40,6 @@ _BUFFER_DTYPES = {
     "int16_t": np.dtype(np.int16), "int32_t": np.dtype(np.int32), "int64_t": np.dtype(np.int64),
     "float": np.dtype(np.float32), "double": np.dtype(np.float64), "uint16_t": np.dtype(np.uint16),
 }  # fmt: skip
-
-
-class LaunchError(Exception):
-    """A launch that cannot be described or did not run; one line."""
 
 
 @dataclass(frozen=True)
@@ -147,22 +143,6 @@ def _runtime_dir() -> Path:
     return Path(str(resources.files("tnpu.backend_riscv") / "runtime"))
 
 
-def cache_dir() -> Path:
-    root = os.environ.get("TNPU_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "tnpu"
-    )
-    path = Path(root) / "riscv-elf"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def require_tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        raise LaunchError(f"{name} not found (scripts/bootstrap installs it with apt)")
-    return path
-
-
 def build_elf(kernel: CompiledKernel) -> Path:
     """The kernel's ELF, built with the cross gcc (cached by content)."""
     runtime = _runtime_dir()
@@ -228,8 +208,6 @@ def launch(
     elf = elf or build_elf(kernel)
     plugin = None
     if count_instructions:
-        from tnpu.backend_riscv.insn_count import counting_plugin
-
         plugin = counting_plugin()
     with tempfile.TemporaryDirectory(prefix="tnpu-launch-") as work:
         lines = ["grid " + " ".join(map(str, spec.grid))]
@@ -267,8 +245,6 @@ def launch(
                 after.append(None if storage is None else storage.copy())
         instructions = None
         if count_instructions:
-            from tnpu.backend_riscv.insn_count import parse_count
-
             instructions = parse_count(result.stderr)
         return LaunchResult(after, instructions)
 

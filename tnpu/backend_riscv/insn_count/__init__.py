@@ -15,7 +15,7 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
-from tnpu.backend_riscv.launch import LaunchError, cache_dir, require_tool
+from tnpu.backend_riscv.toolchain import LaunchError, cache_dir, require_tool
 
 _COUNT = re.compile(r"^tnpu-insns: (\d+)$", re.MULTILINE)
 
