@@ -16,7 +16,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tnpu.diagnostics import format_parse_error, one_line
-from tnpu.tools.tnpu_main import UserError
+from tnpu.tools.command_line import UserError
 from tnpu.ttir_import import decode_ttir, import_ttir
 
 HELP = "import, verify and print a TTIR file"

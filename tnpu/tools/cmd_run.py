@@ -33,8 +33,7 @@ from tnpu.execution.case import (
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
 from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
-from tnpu.tools.cmd_ttir import _literal, parse_assignments
-from tnpu.tools.tnpu_main import UserError
+from tnpu.tools.command_line import UserError, literal, parse_assignment, parse_assignments
 
 HELP = "run a kernel on every rung and compare the results"
 
@@ -87,8 +86,9 @@ def case_from_options(args: argparse.Namespace) -> Case:
         raise CaseError(f"--grid: expected 1 to 3 positive integers, got '{args.grid}'") from None
     if not 1 <= len(grid) <= 3 or min(grid) <= 0:
         raise CaseError(f"--grid: expected 1 to 3 positive integers, got '{args.grid}'")
-    values = _named_values(args.arg)
-    constexprs = {n: _literal(v) for n, v in parse_assignments(args.constexpr, "--constexpr").items()}
+    # One NAME=VALUE per --arg: a tensor's shape has commas of its own.
+    values = dict(parse_assignment(item, "--arg") for item in args.arg)
+    constexprs = {n: literal(v) for n, v in parse_assignments(args.constexpr, "--constexpr").items()}
     if path.suffix == ".py":
         if not function or args.signature is None:
             raise CaseError("a .py kernel needs FILE.py:FUNCTION and --signature")
@@ -119,17 +119,6 @@ def case_from_options(args: argparse.Namespace) -> Case:
     )
 
 
-def _named_values(items: list[str]) -> dict[str, str]:
-    """One NAME=VALUE per --arg (a tensor's shape has commas of its own)."""
-    values = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise CaseError(f"--arg '{item}' is not NAME=VALUE")
-        values[name.strip()] = value.strip()
-    return values
-
-
 def _argument(name: str, value: str | None, type_: str) -> object:
     if value is None:
         raise CaseError(f"--arg: no value for parameter '{name}' ({type_})")
@@ -139,10 +128,10 @@ def _argument(name: str, value: str | None, type_: str) -> object:
         shape = [int(n) for n in shape_text.split(",") if n.strip()]
         stride = [int(n) for n in stride_text.split(",")] if stride_text else list(contiguous_strides(shape))
         return {"shape": shape, "stride": stride, "dtype": dtype}
-    literal = _literal(value)
-    if not isinstance(literal, int | float):
+    number = literal(value)
+    if not isinstance(number, int | float):
         raise CaseError(f"--arg {name}: expected DTYPE[SHAPE] or a number, got '{value}'")
-    return literal
+    return number
 
 
 def _triton_type(type_: object) -> str:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from tnpu.execution.sweep import find_cases, report, sweep
-from tnpu.tools.tnpu_main import UserError
+from tnpu.tools.command_line import UserError
 
 HELP = "run every case under a directory and report"
 

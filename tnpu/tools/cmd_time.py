@@ -35,7 +35,7 @@ from tnpu.timing.launch import Launch
 from tnpu.timing.timer import KernelTimer
 from tnpu.timing.tog_json import tog_to_json
 from tnpu.timing.trace import write_chrome_trace
-from tnpu.tools.tnpu_main import UserError
+from tnpu.tools.command_line import UserError
 
 HELP = "time kernels (a sequence of them) on the modeled NPU"
 

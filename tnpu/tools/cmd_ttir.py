@@ -14,7 +14,6 @@ Triton's locations, goes to stdout.  Examples:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from tnpu.frontend import (
     compile_to_ttir,
     load_jit_function,
 )
-from tnpu.tools.tnpu_main import UserError
+from tnpu.tools.command_line import UserError, literal, parse_assignments
 
 HELP = "compile a Triton kernel to TTIR"
 
@@ -52,24 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", help="write the TTIR here instead of stdout")
 
 
-def parse_assignments(items: list[str], what: str) -> dict[str, str]:
-    result: dict[str, str] = {}
-    for item in items:
-        for part in filter(None, (p.strip() for p in item.split(","))):
-            name, sep, value = part.partition("=")
-            if not sep or not name.strip() or not value.strip():
-                raise UserError(f"{what} '{part}' is not NAME=VALUE")
-            result[name.strip()] = value.strip()
-    return result
-
-
-def _literal(value: str) -> object:
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        return value
-
-
 def run(args: argparse.Namespace) -> int:
     target = DEFAULT_TARGET
     if args.target is not None:
@@ -89,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UserError("--signature is required for FILE.py:FUNCTION")
             signature = parse_assignments([args.signature], "signature entry")
             constexprs = {
-                name: _literal(value)
+                name: literal(value)
                 for name, value in parse_assignments(args.constexpr, "--constexpr").items()
             }
             missing = [n for n, t in signature.items() if t == "constexpr" and n not in constexprs]

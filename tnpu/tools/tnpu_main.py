@@ -10,25 +10,22 @@ TNPU_TRACEBACK=1 to see one for an internal error).
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from tnpu import __version__
+from tnpu.tools import cmd_import, cmd_run, cmd_sweep, cmd_time, cmd_ttir
+from tnpu.tools.command_line import UserError
 
 SUBCOMMANDS = {
-    "ttir": "tnpu.tools.cmd_ttir",
-    "import": "tnpu.tools.cmd_import",
-    "run": "tnpu.tools.cmd_run",
-    "sweep": "tnpu.tools.cmd_sweep",
-    "time": "tnpu.tools.cmd_time",
+    "ttir": cmd_ttir,
+    "import": cmd_import,
+    "run": cmd_run,
+    "sweep": cmd_sweep,
+    "time": cmd_time,
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
-
-
-class UserError(Exception):
-    """Bad input or a refused kernel: printed as one line, exit code 1."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,8 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tnpu {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module_name in SUBCOMMANDS.items():
-        module = importlib.import_module(module_name)
+    for name, module in SUBCOMMANDS.items():
         sub = commands.add_parser(
             name,
             help=module.HELP,

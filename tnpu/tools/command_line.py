@@ -1,0 +1,38 @@
+"""What `tnpu`'s subcommands share: the one-line error, and NAME=VALUE options.
+
+A subcommand raises `UserError` for bad input or a refused kernel;
+`tnpu_main` prints it as one line and exits with code 1.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+class UserError(Exception):
+    """Bad input or a refused kernel: printed as one line, exit code 1."""
+
+
+def parse_assignment(item: str, what: str) -> tuple[str, str]:
+    """`NAME=VALUE` as (NAME, VALUE), stripped; `what` names the option in the error."""
+    name, sep, value = item.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise UserError(f"{what} '{item}' is not NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def parse_assignments(items: list[str], what: str) -> dict[str, str]:
+    """Comma-separated `NAME=VALUE` lists, merged in order."""
+    return dict(
+        parse_assignment(part, what)
+        for item in items
+        for part in filter(None, (p.strip() for p in item.split(",")))
+    )
+
+
+def literal(value: str) -> object:
+    """A JSON value (number, boolean, list, ...) as Python, else the text itself."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
