@@ -2,6 +2,9 @@
 
 Each entry is a factory that imports lazily, as xDSL's own registries do, so
 that `tnpu-opt --help` does not import every pass.  Add a new pass here.
+A lazy import is still an import: naming the compile API's pipelines and the
+RISC-V target, the registry sits with the tools, above all it lists
+(docs/layers.md).
 """
 
 from __future__ import annotations
