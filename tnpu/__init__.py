@@ -1,18 +1,23 @@
 """tnpu: Triton kernels to a simulated NPU, as an xDSL pass pipeline.
 
-The compile API is re-exported here (`tnpu.compile_ttir`, `tnpu.Kernel`);
-it is imported on first use, so that importing a dialect or running a
-pass does not import both backends.
+The compile API is re-exported here (`tnpu.compile_ttir`, `tnpu.Kernel`),
+and the profiler of kernels launched through Triton (`tnpu.profile`); each
+is imported on first use, so that importing a dialect or running a pass
+does not import both backends.
 """
 
 from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Kernel", "RvvKernel", "compile_ttir"]
+__all__ = ["Kernel", "RvvKernel", "compile_ttir", "profile"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "profile":
+        from tnpu.triton_backend.profile import profile
+
+        return profile
     if name in __all__:
         from tnpu.compiler import kernel
 

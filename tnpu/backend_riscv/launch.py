@@ -6,6 +6,13 @@ the span those reach, passed in storage order so non-contiguous tensors
 round-trip unchanged) or a scalar (C type and value).  A launch that cannot
 be described is refused there, naming the argument and the missing field.
 
+`launch` gives every buffer a storage of its own; `launch_in_regions` lets
+buffers point anywhere into shared regions of memory (two views of one
+tensor, at their offsets), as a caller holding real storages needs.  Each
+region is a file in shared memory (`/dev/shm` where there is one) that the
+runtime maps: the data is copied in once and, for regions a kernel writes,
+copied out once, with no reads or writes of files in between.
+
 The ELF links the kernel's assembly, a generated `tnpu_invoke.c` (the
 typed call) and the C runtime in `runtime/`; it is cached by content.
 """
@@ -14,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import math
+import mmap
+import os
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -62,6 +71,11 @@ class ScalarSpec:
     code: str
     """i1, i8, i16, i32, i64, f32, f64 or bits16 (f16/bf16 bits)."""
     value: int | float
+
+
+def scalar_spec(c_type: str, value: int | float) -> ScalarSpec:
+    """A scalar argument of C type `c_type` (a `uint16_t` holds f16 or bf16 bits)."""
+    return ScalarSpec(_SCALAR_CODES[c_type], value)
 
 
 @dataclass(frozen=True)
@@ -190,6 +204,14 @@ def qemu_command(elf: Path, vlen: int, plugin: Path | None = None) -> list[str]:
     return [*command, str(elf)]
 
 
+@dataclass(frozen=True)
+class BufferBinding:
+    """Where a buffer argument points: `offset` bytes into the launch's region `region`."""
+
+    region: int
+    offset: int
+
+
 def launch(
     kernel: CompiledKernel,
     spec: KernelSpec,
@@ -202,51 +224,109 @@ def launch(
 ) -> LaunchResult:
     """Run the grid under qemu; return the buffers' storages afterwards.
 
-    `storages[i]` is the 1-D storage of buffer argument i (None for scalars);
-    `elf` is the kernel's, when already built (else `build_elf` builds it).
+    `storages[i]` is the 1-D storage of buffer argument i (None for scalars),
+    left unchanged; `elf` is the kernel's, when already built (else
+    `build_elf` builds it).
+    """
+    regions: list[np.ndarray] = []
+    arguments: list[ScalarSpec | BufferBinding] = []
+    for index, (argument, storage) in enumerate(zip(spec.arguments, storages)):
+        if isinstance(argument, ScalarSpec):
+            arguments.append(argument)
+        else:
+            arguments.append(BufferBinding(len(regions), 0))
+            regions.append(_checked_storage(index, argument, storage).copy())
+    instructions = launch_in_regions(
+        kernel, spec.grid, arguments, [region.view(np.uint8) for region in regions],
+        vlen=vlen, count_instructions=count_instructions, timeout=timeout, elf=elf,
+    )  # fmt: skip
+    after: list[np.ndarray | None] = [
+        regions[argument.region] if isinstance(argument, BufferBinding) else None
+        for argument in arguments
+    ]
+    return LaunchResult(after, instructions)
+
+
+def launch_in_regions(
+    kernel: CompiledKernel,
+    grid: tuple[int, int, int],
+    arguments: Sequence[ScalarSpec | BufferBinding],
+    regions: Sequence[np.ndarray],
+    *,
+    vlen: int = 256,
+    count_instructions: bool = False,
+    timeout: float = 600,
+    elf: Path | None = None,
+) -> int | None:
+    """Run the grid under qemu with buffers bound into `regions` (1-D `uint8` arrays).
+
+    The regions a written buffer points into are updated in place, and only
+    once the launch has succeeded: a launch that fails (a LaunchError)
+    leaves every region as it was.  Returns the instructions retired when
+    `count_instructions`, else None.
     """
     elf = elf or build_elf(kernel)
     plugin = None
     if count_instructions:
         plugin = counting_plugin()
-    with tempfile.TemporaryDirectory(prefix="tnpu-launch-") as work:
-        lines = ["grid " + " ".join(map(str, spec.grid))]
-        outputs: dict[int, Path] = {}
-        for index, (argument, storage) in enumerate(zip(spec.arguments, storages)):
-            if isinstance(argument, ScalarSpec):
-                lines.append(f"scalar {index} {argument.code} {_scalar_text(argument)}")
-                continue
-            data = _checked_storage(index, argument, storage)
-            source = Path(work) / f"arg{index}.raw"
-            data.tofile(source)
-            target = "-"
-            if index in kernel.written_buffers:
-                outputs[index] = Path(work) / f"arg{index}.out.raw"
-                target = str(outputs[index])
-            lines.append(f"buffer {index} {data.nbytes} {source} {target}")
-        launch_file = Path(work) / "launch.txt"
-        launch_file.write_text("\n".join(lines) + "\n")
-        command = [*qemu_command(elf, vlen, plugin), str(launch_file)]
+    written = {
+        argument.region
+        for index, argument in enumerate(arguments)
+        if isinstance(argument, BufferBinding) and index in kernel.written_buffers
+    }
+    with tempfile.TemporaryDirectory(prefix="tnpu-launch-", dir=_shared_memory_dir()) as work:
+        lines = ["grid " + " ".join(map(str, grid))]
+        maps: dict[int, mmap.mmap] = {}
         try:
-            result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise LaunchError(f"{kernel.name} ran longer than {timeout:.0f} s under qemu") from None
-        if result.returncode != 0:
-            message = result.stderr.strip().splitlines()
-            raise LaunchError(
-                f"{kernel.name} failed under qemu (exit {result.returncode}): "
-                + (message[-1] if message else "no message")
-            )
-        after: list[np.ndarray | None] = []
-        for index, storage in enumerate(storages):
-            if index in outputs:
-                after.append(np.fromfile(outputs[index], dtype=storage.dtype))  # type: ignore[union-attr]
-            else:
-                after.append(None if storage is None else storage.copy())
-        instructions = None
-        if count_instructions:
-            instructions = parse_count(result.stderr)
-        return LaunchResult(after, instructions)
+            for number, region in enumerate(regions):
+                path = Path(work) / f"region{number}.raw"
+                lines.append(f"region {number} {region.nbytes} {path}")
+                if region.nbytes:
+                    maps[number] = _mapped_copy(path, region)
+            for index, argument in enumerate(arguments):
+                if isinstance(argument, ScalarSpec):
+                    lines.append(f"scalar {index} {argument.code} {_scalar_text(argument)}")
+                else:
+                    lines.append(f"buffer {index} {argument.region} {argument.offset}")
+            launch_file = Path(work) / "launch.txt"
+            launch_file.write_text("\n".join(lines) + "\n")
+            command = [*qemu_command(elf, vlen, plugin), str(launch_file)]
+            try:
+                result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise LaunchError(f"{kernel.name} ran longer than {timeout:.0f} s under qemu") from None
+            if result.returncode != 0:
+                message = result.stderr.strip().splitlines()
+                raise LaunchError(
+                    f"{kernel.name} failed under qemu (exit {result.returncode}): "
+                    + (message[-1] if message else "no message")
+                )
+            for number in written & maps.keys():
+                regions[number][:] = np.frombuffer(maps[number], np.uint8, regions[number].size)
+        finally:
+            for mapping in maps.values():
+                mapping.close()
+    if count_instructions:
+        return parse_count(result.stderr)
+    return None
+
+
+_SPARE_BYTES = 64
+"""Bytes past a region's end the runtime maps (it may read, never use, one vector more)."""
+
+
+def _shared_memory_dir() -> str | None:
+    """`/dev/shm` where the system has one (a tmpfs: regions never reach a disk), else None."""
+    return "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def _mapped_copy(path: Path, region: np.ndarray) -> mmap.mmap:
+    """A file at `path` holding `region` (and spare bytes), and its shared mapping."""
+    with open(path, "w+b") as file:
+        file.truncate(region.nbytes + _SPARE_BYTES)
+        mapping = mmap.mmap(file.fileno(), region.nbytes + _SPARE_BYTES)
+    np.frombuffer(mapping, np.uint8, region.nbytes)[:] = region
+    return mapping
 
 
 def _checked_storage(index: int, argument: BufferSpec, storage: np.ndarray | None) -> np.ndarray:

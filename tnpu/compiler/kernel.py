@@ -1,6 +1,7 @@
 """The compile API: a TTIR kernel lowered once, and what each target builds from it.
 
     kernel = compile_ttir(ttir_text)             # or an imported module
+    kernel = Kernel.from_tile(tile_text)         # or from tile IR a Kernel printed earlier
     kernel.tile                                  # tile IR after tnpu-to-tile
     kernel.rvv.assembly, kernel.rvv.elf          # the RISC-V target
     kernel.timer(load_npu_config("tpuv3")).time(Launch(grid, arguments)).cycles
@@ -25,6 +26,7 @@ from typing import TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -63,14 +65,37 @@ class Kernel:
 
     Constructing it only finds the kernel (`CompileError` if there is no
     such `tt.func`); `compile_ttir` also lowers it at once.  `ttir` is never
-    modified.
+    modified.  `Kernel.from_tile` starts from tile IR instead, and has no TTIR.
     """
 
     def __init__(self, ttir: ModuleOp, kernel_name: str | None = None):
-        self.ttir = ttir
+        self.ttir: ModuleOp | None = ttir
         self.name = kernel_function(ttir, kernel_name).sym_name.data
         self._context = tnpu_context()
         self._outcomes: list[tuple[object, object]] = []
+
+    @classmethod
+    def from_tile(cls, tile_ir: str | ModuleOp, kernel_name: str | None = None, *, source: str = "<tile>") -> Kernel:
+        """The kernel of tile IR as `Kernel.tile` is printed (with `print_debuginfo` to keep
+        source locations): every target builds from it, nothing is lowered again.
+
+        A cache keeps this text to rebuild a kernel's targets without its TTIR.
+        `kernel_name` names the `tile.kernel`; without it the module's only one.
+        Raises `ParseError` (naming `source`) for malformed text.
+        """
+        context = tnpu_context()
+        module = Parser(context, tile_ir, source).parse_module() if isinstance(tile_ir, str) else tile_ir
+        kernels = [op for op in module.ops if isinstance(op, tile.KernelOp)]
+        if kernel_name is None and len(kernels) != 1:
+            raise CompileError(module, f"holds {len(kernels)} tile.kernel ops; name the one to use")
+        name = kernel_name or kernels[0].sym_name.data
+        find_tile_kernel(module, name)
+        kernel = cls.__new__(cls)
+        kernel.ttir = None
+        kernel.name = name
+        kernel._context = context
+        kernel._outcomes = [("tile", module)]
+        return kernel
 
     @property
     def tile(self) -> ModuleOp:
@@ -99,6 +124,7 @@ class Kernel:
         )
 
     def _lower(self) -> ModuleOp:
+        assert self.ttir is not None, "a kernel from tile IR is never lowered"
         module = clone_keeping_text_positions(self.ttir)
         TnpuToTilePipeline().apply(self._context, module)
         return module

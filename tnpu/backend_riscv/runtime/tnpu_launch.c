@@ -4,19 +4,27 @@
  *
  * LAUNCH_FILE has one directive a line:
  *   grid X Y Z
- *   buffer INDEX BYTES INPUT.raw OUTPUT.raw|-   (storage order, read and maybe written)
- *   scalar INDEX TYPE VALUE                      (TYPE: i1 i8 i16 i32 i64 f32 f64 bits16;
- *                                                 floats in C99 hex notation, exact)
+ *   region REGION BYTES PATH     (a file of at least BYTES + 64 bytes, mapped shared:
+ *                                 the kernel reads and writes it in place)
+ *   buffer INDEX REGION OFFSET   (argument INDEX points OFFSET bytes into REGION;
+ *                                 several arguments may point into one region)
+ *   scalar INDEX TYPE VALUE      (TYPE: i1 i8 i16 i32 i64 f32 f64 bits16;
+ *                                 floats in C99 hex notation, exact)
  * Program instances run one after another in Triton's order, x fastest.
  * Exit status: 0 ok, 2 bad launch, 3 a device assert failed.
  */
 #include "tnpu_launch.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_ARGUMENTS 64
+/* Bytes past a region's end that may be read (never used): one spare vector. */
+#define SPARE_BYTES 64
 
 static void fail(const char *what, const char *detail) {
     fprintf(stderr, "tnpu launch: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -29,23 +37,15 @@ void tnpu_assert_fail(const char *message) {
     exit(3);
 }
 
-static void *read_storage(const char *path, size_t bytes) {
-    /* One spare vector's worth of bytes: none is read, but none may fault. */
-    void *data = aligned_alloc(64, (bytes + 64 + 63) / 64 * 64);
-    if (!data) fail("out of memory for", path);
-    memset(data, 0, bytes);
-    FILE *file = fopen(path, "rb");
-    if (!file) fail("cannot open", path);
-    if (bytes && fread(data, 1, bytes, file) != bytes) fail("short buffer file", path);
-    fclose(file);
+static char *map_region(const char *path, unsigned long long bytes) {
+    static _Alignas(SPARE_BYTES) char empty[SPARE_BYTES];
+    if (bytes == 0) return empty;
+    int fd = open(path, O_RDWR);
+    if (fd < 0) fail("cannot open", path);
+    void *data = mmap(NULL, bytes + SPARE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (data == MAP_FAILED) fail("cannot map", path);
+    close(fd);
     return data;
-}
-
-static void write_storage(const char *path, const void *data, size_t bytes) {
-    FILE *file = fopen(path, "wb");
-    if (!file) fail("cannot create", path);
-    if (bytes && fwrite(data, 1, bytes, file) != bytes) fail("cannot write", path);
-    fclose(file);
 }
 
 static void parse_scalar(tnpu_scalar *slot, const char *type, const char *text) {
@@ -71,8 +71,8 @@ int main(int argc, char **argv) {
     if (!launch) fail("cannot open", argv[1]);
 
     void *buffers[MAX_ARGUMENTS] = {0};
-    size_t sizes[MAX_ARGUMENTS] = {0};
-    char *outputs[MAX_ARGUMENTS] = {0};
+    char *regions[MAX_ARGUMENTS] = {0};
+    unsigned long long region_bytes[MAX_ARGUMENTS] = {0};
     tnpu_scalar scalars[MAX_ARGUMENTS];
     bool given[MAX_ARGUMENTS] = {0};
     int32_t grid[3] = {-1, -1, -1};
@@ -80,18 +80,23 @@ int main(int argc, char **argv) {
     memset(scalars, 0, sizeof scalars);
 
     while (fgets(line, sizeof line, launch)) {
-        int index;
-        unsigned long long bytes;
+        int index, region;
+        unsigned long long bytes, offset;
         if (sscanf(line, "%15s", kind) != 1) continue;
         if (!strcmp(kind, "grid")) {
             if (sscanf(line, "grid %d %d %d", &grid[0], &grid[1], &grid[2]) != 3) fail("bad grid", line);
+        } else if (!strcmp(kind, "region")) {
+            if (sscanf(line, "region %d %llu %2047s", &region, &bytes, a) != 3 ||
+                region < 0 || region >= MAX_ARGUMENTS || regions[region])
+                fail("bad region", line);
+            regions[region] = map_region(a, bytes);
+            region_bytes[region] = bytes;
         } else if (!strcmp(kind, "buffer")) {
-            if (sscanf(line, "buffer %d %llu %2047s %2047s", &index, &bytes, a, b) != 4 ||
-                index < 0 || index >= tnpu_argument_count)
+            if (sscanf(line, "buffer %d %d %llu", &index, &region, &offset) != 3 ||
+                index < 0 || index >= tnpu_argument_count || region < 0 || region >= MAX_ARGUMENTS ||
+                !regions[region] || offset > region_bytes[region])
                 fail("bad buffer", line);
-            buffers[index] = read_storage(a, bytes);
-            sizes[index] = bytes;
-            outputs[index] = strcmp(b, "-") ? strdup(b) : NULL;
+            buffers[index] = regions[region] + offset;
             given[index] = true;
         } else if (!strcmp(kind, "scalar")) {
             if (sscanf(line, "scalar %d %15s %2047s", &index, a, b) != 3 ||
@@ -113,8 +118,5 @@ int main(int argc, char **argv) {
         for (pid[1] = 0; pid[1] < grid[1]; pid[1]++)
             for (pid[0] = 0; pid[0] < grid[0]; pid[0]++)
                 tnpu_invoke(buffers, scalars, pid, grid);
-
-    for (int i = 0; i < tnpu_argument_count; i++)
-        if (outputs[i]) write_storage(outputs[i], buffers[i], sizes[i]);
-    return 0;
+    return 0;  /* the regions are shared mappings: what the kernel wrote is in their files */
 }

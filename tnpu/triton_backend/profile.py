@@ -1,0 +1,183 @@
+"""Every launch timed on the modeled NPU, and the profiler that collects them.
+
+    import tnpu
+    with tnpu.profile(config="tpuv3") as prof:
+        kernel[grid](x, y, out, n, BLOCK=1024)
+    prof.launches[-1].cycles, prof.total_cycles
+    print(prof.table())
+    prof.export_chrome_trace("trace.json")   # Perfetto: the launches in order
+
+Each launch through the Triton backend is timed (`LaunchRecord`) on the
+NPU of the innermost active profile, else of the `config` setting
+(`TNPU_CONFIG`), and recorded in every active profile.  The *modeled clock*
+(`modeled_time_us`) is the modeled time of all timed launches so far: the
+driver's events read it, so that `triton.testing.do_bench` reports modeled
+milliseconds.  A launch the timer cannot describe still runs; its record
+says why it has no time, and it leaves the clock where it was.
+
+`Profile` keeps to plain lists and properties so that other routes (the
+torch.compile backend) can add what they record beside `launches`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tnpu.timing.npu_config import NPUConfig
+from tnpu.timing.report import TimingReport
+from tnpu.timing.trace import chrome_trace
+from tnpu.triton_backend.settings import npu_config, settings
+
+
+@dataclass(frozen=True)
+class LaunchRecord:
+    """One `kernel[grid](...)` call: what ran, and its time on the modeled NPU."""
+
+    kernel: str
+    grid: tuple[int, int, int]
+    execution: str
+    """`qemu`, `interp`, `replayed` (outputs of an identical earlier launch) or `not run` (timed only)."""
+    wall_us: float
+    """Host time the launch took (running the kernel and timing it)."""
+    report: TimingReport | None
+    """None when the timer could not describe the launch (see `untimed`)."""
+    untimed: str | None = None
+
+    @property
+    def npu(self) -> str | None:
+        return self.report.npu if self.report else None
+
+    @property
+    def cycles(self) -> float | None:
+        return self.report.cycles if self.report else None
+
+    @property
+    def time_us(self) -> float | None:
+        return self.report.time_us if self.report else None
+
+    @property
+    def roofline_cycles(self) -> float | None:
+        return self.report.roofline_cycles if self.report else None
+
+    @property
+    def roofline_ratio(self) -> float | None:
+        return self.report.roofline_ratio if self.report else None
+
+    @property
+    def bytes_read(self) -> int | None:
+        return self.report.bytes_read if self.report else None
+
+    @property
+    def bytes_written(self) -> int | None:
+        return self.report.bytes_written if self.report else None
+
+    @property
+    def flops(self) -> int | None:
+        return self.report.flops if self.report else None
+
+
+@dataclass
+class Profile:
+    """The launches made while the profile was active, in order, all timed on `npu`."""
+
+    npu: NPUConfig
+    trace: bool = False
+    """Whether each launch's simulation recorded its units' tasks (for the Chrome trace)."""
+    launches: list[LaunchRecord] = field(default_factory=list)
+
+    @property
+    def config(self) -> str:
+        return self.npu.name
+
+    @property
+    def timed(self) -> list[LaunchRecord]:
+        return [record for record in self.launches if record.report is not None]
+
+    @property
+    def total_cycles(self) -> float:
+        return sum(record.report.cycles for record in self.timed)  # type: ignore[union-attr]
+
+    @property
+    def total_time_us(self) -> float:
+        return sum(record.report.time_us for record in self.timed)  # type: ignore[union-attr]
+
+    def table(self) -> str:
+        """One line per launch, then the total: kernel, grid, cycles, µs, × roofline, bytes, FLOPs."""
+        header = ("kernel", "grid", "run", "cycles", "time µs", "× roofline", "bytes r/w", "FLOPs")
+        rows = [header]
+        for record in self.launches:
+            grid = "×".join(map(str, record.grid))
+            if record.report is None:
+                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-",
+                             f"untimed: {record.untimed}"))  # fmt: skip
+                continue
+            report = record.report
+            ratio = report.roofline_ratio
+            rows.append((
+                record.kernel, grid, record.execution, f"{report.cycles:,.0f}", f"{report.time_us:,.2f}",
+                "-" if ratio is None else f"{ratio:.2f}",
+                f"{report.bytes_read:,}/{report.bytes_written:,}", f"{report.flops:,}",
+            ))  # fmt: skip
+        rows.append(("total", f"{len(self.launches)} launches", "", f"{self.total_cycles:,.0f}",
+                     f"{self.total_time_us:,.2f}", "", "", ""))  # fmt: skip
+        widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+        lines.insert(1, "-" * len(lines[0]))
+        return "\n".join(lines) + f"\n(modeled on {self.npu.name})"
+
+    def export_chrome_trace(self, path: str | Path) -> None:
+        """The timed launches, back to back on the modeled timeline, as a Perfetto/Chrome trace."""
+        reports = [record.report for record in self.timed]
+        Path(path).write_text(json.dumps(chrome_trace(reports, self.npu)))  # type: ignore[arg-type]
+
+
+_ACTIVE: list[Profile] = []
+_CLOCK_US = [0.0]
+
+
+@contextlib.contextmanager
+def profile(config: str | None = None, *, trace: bool = False) -> Iterator[Profile]:
+    """Record every launch in the scope, timed on `config` (a preset or YAML file; default
+    the `config` setting, `TNPU_CONFIG`); `trace=True` also records each unit's tasks."""
+    active = Profile(npu_config(config) if config else settings.npu(), trace)
+    _ACTIVE.append(active)
+    try:
+        yield active
+    finally:
+        _ACTIVE.remove(active)
+
+
+def timing_targets() -> list[tuple[NPUConfig, bool]]:
+    """The NPUs the next launch is timed on (and whether to trace its tasks), each once.
+
+    The first is the clock's: the innermost active profile's NPU, else the
+    `config` setting's; then those of the other active profiles.
+    """
+    clock = _ACTIVE[-1].npu if _ACTIVE else settings.npu()
+    targets: list[tuple[NPUConfig, bool]] = []
+    for npu in [clock, *(active.npu for active in reversed(_ACTIVE))]:
+        if all(npu != known for known, _ in targets):
+            traced = any(active.trace and active.npu == npu for active in _ACTIVE)
+            targets.append((npu, traced))
+    return targets
+
+
+def record(timed: list[tuple[NPUConfig, LaunchRecord]]) -> None:
+    """Add a launch to every active profile and advance the modeled clock.
+
+    `timed` holds the launch's record on each of `timing_targets()`, in order.
+    """
+    for active in _ACTIVE:
+        active.launches.append(next(launch for npu, launch in timed if npu == active.npu))
+    clock = timed[0][1].report
+    if clock is not None:
+        _CLOCK_US[0] += clock.time_us
+
+
+def modeled_time_us() -> float:
+    """Modeled time of every timed launch of this process so far, on each launch's clock NPU."""
+    return _CLOCK_US[0]
