@@ -158,14 +158,13 @@ class _Compilation:
     """One kernel's passage through the tnpu stages: the compiled kernel, shared by them."""
 
     def lower(self, ttir: Any, metadata: dict[str, Any]) -> str:
-        text = str(ttir)
+        metadata["name"] = name = ttir.get_entry_func_name()
         try:
-            self.kernel = tnpu.compile_ttir(text, source="kernel.ttir")
+            self.kernel = tnpu.compile_ttir(str(ttir), name, source=f"{name}.ttir")
         except ParseError as error:
             raise KernelRefusedError(f"tnpu cannot read Triton's TTIR: {format_parse_error(error)}") from None
         except DiagnosticException as error:
             raise _refused(metadata, error) from None
-        metadata["name"] = self.kernel.name
         # The scratchpad one program instance needs on the NPU, in place of GPU shared memory.
         metadata["shared"] = self._timer_of_default_npu(metadata).tog.graph.scratchpad_bytes(1)
         self.tile = _print_with_locations(self.kernel.tile)
@@ -196,8 +195,7 @@ class _Compilation:
 
 
 def _refused(metadata: dict[str, Any], error: Exception) -> KernelRefusedError:
-    name = metadata.get("name") or "kernel"
-    return KernelRefusedError(f"tnpu cannot compile {name}: {one_line(error)}")
+    return KernelRefusedError(f"tnpu cannot compile {metadata['name']}: {one_line(error)}")
 
 
 def _print_with_locations(module: Any) -> str:

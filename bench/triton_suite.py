@@ -1,0 +1,147 @@
+"""Triton's own language tests on tnpu, side by side with Triton's interpreter.
+
+    .venv/bin/python bench/triton_suite.py CHECKOUT [--side both|tnpu|interp] [--out DIR]
+        [--files test_core.py test_standard.py test_random.py] [-k EXPR] [--every N] [--timeout 300]
+
+CHECKOUT is a Triton source tree (a directory with
+`python/test/unit/language/test_core.py`; Triton's files stay there, none
+is copied into tnpu).  Each side runs the files with pytest from
+`CHECKOUT/python/test` with `--device cpu`: `tnpu` through tnpu's Triton
+backend, `interp` under `TRITON_INTERPRET=1`, each writing a JUnit report
+to `DIR/<side>.xml` (`--side` reruns one side; the other's report is
+read back).  `--every N` runs every Nth collected test only, a sample
+spread over the files (the whole of test_core.py is about 9,400 tests,
+hours on tnpu with a compile and an ELF per test).  Then every test is
+printed with its outcome on both sides, and the totals.
+
+`bench/triton_suite_expected_failures.txt` lists every test the
+interpreter passes and tnpu fails, one line each with its reason
+(`test_id  # reason`).  The comparison names each such test that is not
+listed (`unexpected`) and each listed test that no longer fails (`stale`);
+the exit status is 1 if there is either.  A run over some of the tests
+(`-k`) checks the listed ones it ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPECTED_FAILURES = ROOT / "bench" / "triton_suite_expected_failures.txt"
+SIDES = ("interp", "tnpu")
+DEFAULT_FILES = ("test_core.py", "test_standard.py", "test_random.py")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkout", type=Path, help="a Triton source tree")
+    parser.add_argument("--side", choices=("both", *SIDES), default="both")
+    parser.add_argument("--out", type=Path, default=Path("triton-suite"))
+    parser.add_argument("--files", nargs="+", default=list(DEFAULT_FILES))
+    parser.add_argument("-k", dest="expression", help="pytest's -k: run the matching tests only")
+    parser.add_argument("--every", type=int, default=1, metavar="N", help="run every Nth test only")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per test (pytest-timeout)")
+    args = parser.parse_args()
+    tests = args.checkout / "python" / "test"
+    if not (tests / "unit" / "language" / "test_core.py").is_file():
+        parser.error(f"{args.checkout}: no python/test/unit/language/test_core.py (not a Triton checkout)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    selection = [f"unit/language/{name}" for name in args.files]
+    if args.every > 1:
+        selection = collect(tests, selection, args)[:: args.every]
+    for side in SIDES if args.side == "both" else (args.side,):
+        run_side(side, tests, selection, args)
+    outcomes = {side: read_junit(args.out / f"{side}.xml") for side in SIDES}
+    return compare(outcomes, read_expected_failures())
+
+
+def collect(tests: Path, selection: list[str], args: argparse.Namespace) -> list[str]:
+    """The ids of the tests pytest collects (as the interpreter side does)."""
+    command = [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
+               "--device", "cpu", *(["-k", args.expression] if args.expression else []), *selection]  # fmt: skip
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    listing = subprocess.run(command, cwd=tests, env=env, capture_output=True, text=True).stdout
+    return [line for line in listing.splitlines() if "::" in line]
+
+
+def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namespace) -> None:
+    env = dict(os.environ, TRITON_INTERPRET="1" if side == "interp" else "0")
+    cache = args.out.resolve() / f"cache-{side}"
+    env.update(TRITON_CACHE_DIR=str(cache / "triton"), TNPU_CACHE_DIR=str(cache / "tnpu"))
+    command = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--device", "cpu",
+        f"--timeout={args.timeout}", f"--junitxml={(args.out / f'{side}.xml').resolve()}",
+        *(["-k", args.expression] if args.expression and args.every == 1 else []),
+        *selection,
+    ]  # fmt: skip
+    print(f"[{side}] {' '.join(command[1:])}", flush=True)
+    subprocess.run(command, cwd=tests, env=env, stdout=subprocess.DEVNULL)
+
+
+def read_junit(path: Path) -> dict[str, str]:
+    """Test id -> passed, failed or skipped (errors count as failed)."""
+    if not path.is_file():
+        return {}
+    outcomes = {}
+    for case in ElementTree.parse(path).iter("testcase"):
+        name = f"{case.get('classname', '').rsplit('.', 1)[-1]}::{case.get('name')}"
+        kinds = {child.tag for child in case}
+        if kinds & {"failure", "error"}:
+            outcome = "failed"
+        elif "skipped" in kinds:
+            outcome = "skipped"
+        else:
+            outcome = "passed"
+        # A teardown error is reported as a second entry of the same test.
+        if outcomes.get(name) != "failed":
+            outcomes[name] = outcome
+    return outcomes
+
+
+def read_expected_failures() -> dict[str, str]:
+    expected = {}
+    for line in EXPECTED_FAILURES.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            test, _, reason = line.partition("#")
+            expected[test.strip()] = reason.strip()
+    return expected
+
+
+def compare(outcomes: dict[str, dict[str, str]], expected: dict[str, str]) -> int:
+    interp, tnpu = outcomes["interp"], outcomes["tnpu"]
+    tests = sorted(set(interp) | set(tnpu))
+    width = max((len(t) for t in tests), default=10)
+    print(f"{'test'.ljust(width)}  interp   tnpu")
+    unexpected, stale = [], []
+    for test in tests:
+        a, b = interp.get(test, "-"), tnpu.get(test, "-")
+        mark = ""
+        if a == "passed" and b == "failed":
+            mark = "expected" if test in expected else "UNEXPECTED"
+            if test not in expected:
+                unexpected.append(test)
+        elif test in expected and b != "failed" and test in tnpu:
+            mark, _ = "STALE", stale.append(test)
+        print(f"{test.ljust(width)}  {a:<7}  {b:<7}  {mark}".rstrip())
+    print()
+    for side in SIDES:
+        counts = Counter(outcomes[side].values())
+        print(f"{side:>6}: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
+              f" of {len(outcomes[side])}")  # fmt: skip
+    both = sum(1 for t in tests if interp.get(t) == "passed" and tnpu.get(t) == "passed")
+    only_interp = sum(1 for t in tests if interp.get(t) == "passed" and tnpu.get(t) == "failed")
+    only_tnpu = sum(1 for t in tests if tnpu.get(t) == "passed" and interp.get(t) != "passed")
+    print(f"passed on both: {both}; interpreter only: {only_interp} ({only_interp - len(unexpected)} listed); "
+          f"tnpu only: {only_tnpu}")  # fmt: skip
+    print(f"unexpected failures: {len(unexpected)}; stale expected failures: {len(stale)}")
+    return 1 if unexpected or stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

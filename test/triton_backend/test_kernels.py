@@ -1,0 +1,192 @@
+"""One kernel of each kind through `kernel[grid](...)` on tnpu, checked against eager PyTorch.
+
+Each runs under qemu (the default execution) on CPU tensors; the kinds are
+the ones Triton's own test suite exercises that tnpu does not list as
+expected failures.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+from tnpu.triton_backend.compiler import KernelRefusedError
+
+
+@triton.jit
+def elementwise(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.where(x > y, x * y - 1.5, tl.exp(x) / (1 + y * y)), mask=mask)
+
+
+def test_elementwise_with_a_ragged_last_block():
+    x, y = torch.randn(1000), torch.randn(1000)
+    out = torch.empty(1000)
+    elementwise[(triton.cdiv(1000, 256),)](x, y, out, 1000, BLOCK=256)
+    torch.testing.assert_close(out, torch.where(x > y, x * y - 1.5, torch.exp(x) / (1 + y * y)))
+
+
+@triton.jit
+def cast(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+CAST_DTYPES = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+               torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.bool]  # fmt: skip
+
+
+def _values(dtype: torch.dtype) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(1)
+    if dtype == torch.bool:
+        return torch.rand(100, generator=generator) > 0.5
+    if dtype.is_floating_point:  # within every integer type's range: out of it, casts are undefined
+        return (torch.rand(100, generator=generator) * 100).to(dtype)
+    low = 0 if dtype == torch.uint8 else -100
+    return torch.randint(low, 100, (100,), generator=generator).to(dtype)
+
+
+HALF_FLOATS = {torch.float16, torch.bfloat16}
+
+
+@pytest.mark.parametrize("source", CAST_DTYPES, ids=str)
+def test_every_cast_from_one_dtype(source):
+    """One launch per target dtype: `.to()` as torch converts (floats to ints truncate).
+
+    Triton casts between f16 and bf16 with `tt.fp_to_fp`, which tnpu does not
+    lower yet: that cast is refused, with the op and the line.
+    """
+    x = _values(source)
+    for target in CAST_DTYPES:
+        out = torch.empty(100, dtype=target)
+        if {source, target} == HALF_FLOATS:
+            with pytest.raises(KernelRefusedError, match=r"cast: .*'tt.fp_to_fp' op .*test_kernels.py:\d+"):
+                cast[(1,)](x, out, 100, BLOCK=128)
+            continue
+        cast[(1,)](x, out, 100, BLOCK=128)
+        torch.testing.assert_close(out, x.to(target), msg=f"{source} -> {target}")
+
+
+@triton.jit
+def reduce_and_scan(x_ptr, sum_ptr, max_ptr, cumsum_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    outer = tl.arange(0, N if AXIS == 0 else M)
+    tl.store(sum_ptr + outer, tl.sum(x, axis=AXIS))
+    tl.store(max_ptr + outer, tl.max(x, axis=AXIS))
+    tl.store(cumsum_ptr + rows * N + cols, tl.cumsum(x, axis=AXIS))
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reductions_and_scans_on_each_axis(axis):
+    x = torch.randn(8, 32)
+    sums, maxes = torch.empty(x.shape[1 - axis]), torch.empty(x.shape[1 - axis])
+    cumsum = torch.empty_like(x)
+    reduce_and_scan[(1,)](x, sums, maxes, cumsum, 8, 32, AXIS=axis)
+    torch.testing.assert_close(sums, x.sum(axis))
+    torch.testing.assert_close(maxes, x.amax(axis))
+    torch.testing.assert_close(cumsum, x.cumsum(axis))
+
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        rk = k + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+        accumulator += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], accumulator, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_dot_over_a_2d_grid_with_masked_edges():
+    a, b = torch.randn(40, 50), torch.randn(50, 24)
+    c = torch.empty(40, 24)
+    matmul[(triton.cdiv(40, 16), triton.cdiv(24, 16))](a, b, c, 40, 24, 50, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16)
+    torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def histogram(x_ptr, bins_ptr, total_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.atomic_add(bins_ptr + tl.load(x_ptr + offsets, mask=mask), 1, mask=mask)
+    tl.atomic_max(total_ptr, tl.max(tl.load(x_ptr + offsets, mask=mask, other=0), axis=0))
+
+
+def test_atomics_accumulate_across_programs():
+    x = torch.randint(0, 10, (1000,), dtype=torch.int32)
+    bins, largest = torch.zeros(10, dtype=torch.int32), torch.zeros(1, dtype=torch.int32)
+    histogram[(triton.cdiv(1000, 128),)](x, bins, largest, 1000, BLOCK=128)
+    torch.testing.assert_close(bins, torch.bincount(x, minlength=10).to(torch.int32))
+    assert largest.item() == x.max().item()
+
+
+@triton.jit
+def control_flow(x_ptr, out_ptr, n, STEPS: tl.constexpr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=-7.0)
+    if tl.program_id(0) == 0:
+        for _ in range(STEPS):
+            x = x * 0.5 + 1.0
+    else:
+        x = -x
+    count = 0
+    while count < n:
+        count += 16
+    tl.store(out_ptr + tl.program_id(0) * BLOCK + offsets, x + count, mask=offsets < BLOCK)
+
+
+def test_control_flow_and_masked_loads_with_other():
+    x = torch.randn(50)
+    out = torch.empty(2, 64)
+    control_flow[(2,)](x, out, 50, STEPS=3, BLOCK=64)
+    padded = torch.cat([x, torch.full((14,), -7.0)])
+    expected = padded.clone()
+    for _ in range(3):
+        expected = expected * 0.5 + 1.0
+    torch.testing.assert_close(out[0], expected + 64)
+    torch.testing.assert_close(out[1], -padded + 64)
+
+
+@triton.jit
+def grid_ids(out_ptr):
+    x, y, z = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    nx, ny = tl.num_programs(0), tl.num_programs(1)
+    tl.store(out_ptr + (z * ny + y) * nx + x, x + 10 * y + 100 * z + 1000 * tl.num_programs(2))
+
+
+@pytest.mark.parametrize("grid", [(5, 3), (4, 3, 2)], ids=["2d", "3d"])
+def test_program_ids_of_2d_and_3d_grids(grid):
+    x, y, z = (*grid, 1)[:3]
+    out = torch.full((z, y, x), -1, dtype=torch.int32)
+    grid_ids[grid](out)
+    zz, yy, xx = torch.meshgrid(torch.arange(z), torch.arange(y), torch.arange(x), indexing="ij")
+    torch.testing.assert_close(out, (xx + 10 * yy + 100 * zz + 1000 * z).to(torch.int32))
+
+
+@triton.jit
+def libdevice_calls(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets)
+    tl.store(out_ptr + offsets, libdevice.erf(x) + libdevice.tanh(x) + libdevice.rsqrt(x * x + 1.0))
+    tl.store(out_ptr + BLOCK + offsets, libdevice.pow(x * x + 0.5, 1.5) + libdevice.isnan(x / 0.0).to(tl.float32))
+
+
+def test_libdevice():
+    x = torch.randn(64)
+    out = torch.empty(128)
+    libdevice_calls[(1,)](x, out, BLOCK=64)
+    torch.testing.assert_close(out[:64], torch.erf(x) + torch.tanh(x) + torch.rsqrt(x * x + 1))
+    torch.testing.assert_close(out[64:], (x * x + 0.5) ** 1.5 + torch.isnan(x / 0.0).float())
