@@ -1,0 +1,93 @@
+"""Every launch timed on the modeled NPU: the profile, do_bench in modeled time, autotuning by cycles."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+import tnpu
+from tnpu.timing.launch import Launch
+from tnpu.timing.npu_config import load_npu_config
+
+
+@triton.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+def _add(n: int, block: int = 1024) -> triton.compiler.CompiledKernel:
+    x, y, out = torch.randn(n), torch.randn(n), torch.empty(n)
+    compiled = add[(triton.cdiv(n, block),)](x, y, out, n, BLOCK=block)
+    torch.testing.assert_close(out, x + y)
+    return compiled
+
+
+def test_the_profile_holds_each_launch_timed_as_the_compile_api_times_it(tmp_path):
+    with tnpu.profile(config="tpuv6e") as prof:
+        compiled = _add(5000)
+        _add(70000)
+    assert [record.kernel for record in prof.launches] == ["add", "add"]
+    assert prof.launches[1].grid == (69, 1, 1)
+    # The same TTIR through the compile API, timed for the same launch: the same figures.
+    timer = tnpu.compile_ttir(compiled.asm["ttir"]).timer(load_npu_config("tpuv6e"))
+    expected = timer.time(Launch((69, 1, 1), [None, None, None, 70000]))
+    last = prof.launches[1]
+    assert (last.cycles, last.bytes_read, last.bytes_written) == (expected.cycles, 70000 * 8, 70000 * 4)
+    assert last.roofline_cycles <= last.cycles and last.time_us == pytest.approx(expected.time_us)
+    assert prof.total_cycles == prof.launches[0].cycles + prof.launches[1].cycles
+    table = prof.table()
+    assert table.count("\nadd ") == 2 and "tpuv6e" in table
+    prof.export_chrome_trace(tmp_path / "trace.json")
+    events = json.loads((tmp_path / "trace.json").read_text())["traceEvents"]
+    launches = [e for e in events if e.get("ph") == "X" and e["name"] == "add"]
+    assert [e["args"]["grid"] for e in launches] == [[5, 1, 1], [69, 1, 1]]
+    assert launches[1]["ts"] == pytest.approx(launches[0]["dur"])
+
+
+def test_do_bench_reports_modeled_milliseconds():
+    n = 100000
+    x, y, out = torch.randn(n), torch.randn(n), torch.empty(n)
+    with tnpu.profile() as prof:
+        add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    modeled_ms = prof.launches[0].time_us / 1e3
+    with tnpu.profile() as benched:
+        measured = triton.testing.do_bench(lambda: add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024))
+    assert measured == pytest.approx(modeled_ms)
+    # do_bench repeats the call thousands of times; identical launches replay the first results.
+    runs = {record.execution for record in benched.launches}
+    assert len(benched.launches) > 1000 and runs == {"qemu", "replayed"}
+    torch.testing.assert_close(out, x + y)
+
+
+BLOCKS = (64, 256, 1024, 4096)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": block}) for block in BLOCKS], key=["n"])
+@triton.jit
+def tuned_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+def test_autotune_picks_the_config_with_the_fewest_simulated_cycles():
+    n = 200000
+    x, y, out = torch.randn(n), torch.randn(n), torch.empty(n)
+    with tnpu.profile() as prof:
+        tuned_add[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n)
+    torch.testing.assert_close(out, x + y)
+    # One timed-only launch per config, then the chosen one, run.
+    *benchmarked, chosen = prof.launches
+    assert [record.execution for record in benchmarked] == ["not run"] * 4 and chosen.execution == "qemu"
+    block_of_grid = {triton.cdiv(n, block): block for block in BLOCKS}
+    cycles = {block_of_grid[record.grid[0]]: record.cycles for record in benchmarked}
+    assert sorted(cycles) == sorted(BLOCKS) and len(set(cycles.values())) == len(BLOCKS)
+    fastest = min(cycles, key=cycles.__getitem__)
+    assert tuned_add.best_config.kwargs["BLOCK"] == fastest
+    assert chosen.grid[0] == triton.cdiv(n, fastest) and chosen.cycles == cycles[fastest]
