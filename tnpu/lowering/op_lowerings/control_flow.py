@@ -17,6 +17,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile, tt
+from tnpu.dialects.scf import WhileOp
 from tnpu.lowering.affine import AffineIndex
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings
 from tnpu.lowering.pointer_analysis import (
@@ -164,7 +165,7 @@ def lower_while(lowering: KernelLowering, op: scf.WhileOp) -> None:
             lower_structured_block(lowering, region.block)
         regions.append(Region(block))
     loop = lowering.insert(
-        scf.WhileOp(
+        WhileOp(  # tnpu's: prints its location where it parses back
             [lowering.tile_of(a) for a in op.arguments],
             list(op.result_types),
             regions[0],
