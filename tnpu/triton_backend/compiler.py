@@ -80,6 +80,11 @@ class TnpuOptions:
     backend_name: str = "cpu"
     instrumentation_mode: str = ""
     fpsan_homomorphic_casts: bool = False
+    # Options of the NVIDIA and AMD backends that configurations written for them set.
+    maxnreg: int | None = None
+    waves_per_eu: int = 0
+    matrix_instr_nonkdim: int = 0
+    kpack: int = 1
 
     def hash(self) -> str:
         key = "_".join(f"{field.name}-{getattr(self, field.name)}" for field in fields(self))
