@@ -125,22 +125,21 @@ _TIMING_ONLY: list[bool] = []
 def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence[Argument]) -> None:
     """Run `kernel` over `grid` on `arguments` and time it (the module docstring)."""
     start = time.perf_counter()
-    code = kernel.binary.code
-    if len(arguments) != len(code.argument_types):
+    c_types = kernel.binary.code.argument_types
+    if len(arguments) != len(c_types):
         raise TypeError(
-            f"{kernel.name} takes {len(code.argument_types)} arguments after its constexprs, "
-            f"the launch gives {len(arguments)}"
+            f"{kernel.name} takes {len(c_types)} arguments after its constexprs, the launch gives {len(arguments)}"
         )
-    tensors = [(a, _tensor_of(a)) for a, c in zip(arguments, code.argument_types) if c.endswith("*")]
-    scalars = [_scalar_of(a, c) for a, c in zip(arguments, code.argument_types) if not c.endswith("*")]
+    converted = [
+        _tensor_of(argument, c_type) if c_type.endswith("*") else _scalar_of(argument, c_type)
+        for argument, c_type in zip(arguments, c_types)
+    ]
     if min(grid) <= 0:
         return  # nothing to run, as on a GPU
-    memory = _Memory([tensor for _, tensor in tensors])
-    execution = "not run" if _TIMING_ONLY else settings.execution_mode()
+    timing = Launch(grid, [value[0] if isinstance(value, tuple) else None for value in converted])
+    execution = "not run"
     if not _TIMING_ONLY:
-        execution = _execute(kernel, grid, arguments, code.argument_types, memory, execution)
-    values = iter(scalars)
-    timing = Launch(grid, [None if c.endswith("*") else next(values)[0] for c in code.argument_types])
+        execution = _execute(kernel, grid, converted, settings.execution_mode())
     timed = []
     for npu, trace in profile.timing_targets():
         try:
@@ -152,17 +151,14 @@ def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence
     profile.record(timed)
 
 
-def _execute(
-    kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence[Argument],
-    c_types: Sequence[str], memory: _Memory, mode: str,
-) -> str:  # fmt: skip
-    """Run the grid (or replay the identical previous launch); returns how it ran."""
+def _execute(kernel: LoadedKernel, grid: tuple[int, int, int], converted: Sequence[Any], mode: str) -> str:
+    """Run the grid (or replay the identical previous launch); returns how it ran.
+
+    `converted` holds a tensor per buffer argument and (value, spec) per scalar.
+    """
+    memory = _Memory([value for value in converted if not isinstance(value, tuple)])
     bindings = iter(memory.bindings)
-    scalars = [_scalar_of(a, c) for a, c in zip(arguments, c_types) if not c.endswith("*")]
-    specs: list[ScalarSpec | BufferBinding] = []
-    values = iter(scalars)
-    for c_type in c_types:
-        specs.append(next(bindings) if c_type.endswith("*") else next(values)[1])
+    specs = [value[1] if isinstance(value, tuple) else next(bindings) for value in converted]
     written = sorted({
         spec.region for index, spec in enumerate(specs)
         if isinstance(spec, BufferBinding) and index in kernel.binary.code.written_buffers
@@ -251,11 +247,13 @@ def _host_bytes(address: int, size: int) -> np.ndarray:
     return np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(address))
 
 
-def _tensor_of(argument: Argument) -> Any:
+def _tensor_of(argument: Argument, c_type: str) -> Any:
     """The CPU torch tensor behind a pointer argument."""
     import torch
 
     value = argument.value
+    if not argument.type.startswith("*"):
+        raise TypeError(f"argument '{argument.name}' is a {argument.type} where the kernel takes a {c_type}")
     tensor = getattr(value, "base", None) if not isinstance(value, torch.Tensor) else value
     if not isinstance(tensor, torch.Tensor):
         raise TypeError(
