@@ -26,11 +26,18 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 from tnpu.timing.trace import chrome_trace
 from tnpu.triton_backend.settings import npu_config, settings
+
+
+def _reported(name: str) -> Any:
+    """A property of a `LaunchRecord`: its report's `name`, None when the launch is untimed."""
+    return property(lambda record: None if record.report is None else getattr(record.report, name),
+                    doc=f"The report's `{name}` (None when untimed).")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -47,37 +54,14 @@ class LaunchRecord:
     """None when the timer could not describe the launch (see `untimed`)."""
     untimed: str | None = None
 
-    @property
-    def npu(self) -> str | None:
-        return self.report.npu if self.report else None
-
-    @property
-    def cycles(self) -> float | None:
-        return self.report.cycles if self.report else None
-
-    @property
-    def time_us(self) -> float | None:
-        return self.report.time_us if self.report else None
-
-    @property
-    def roofline_cycles(self) -> float | None:
-        return self.report.roofline_cycles if self.report else None
-
-    @property
-    def roofline_ratio(self) -> float | None:
-        return self.report.roofline_ratio if self.report else None
-
-    @property
-    def bytes_read(self) -> int | None:
-        return self.report.bytes_read if self.report else None
-
-    @property
-    def bytes_written(self) -> int | None:
-        return self.report.bytes_written if self.report else None
-
-    @property
-    def flops(self) -> int | None:
-        return self.report.flops if self.report else None
+    npu = _reported("npu")
+    cycles = _reported("cycles")
+    time_us = _reported("time_us")
+    roofline_cycles = _reported("roofline_cycles")
+    roofline_ratio = _reported("roofline_ratio")
+    bytes_read = _reported("bytes_read")
+    bytes_written = _reported("bytes_written")
+    flops = _reported("flops")
 
 
 @dataclass
