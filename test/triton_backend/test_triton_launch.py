@@ -98,7 +98,7 @@ def test_a_gpu_only_feature_is_refused_with_the_op_and_the_line():
     message = str(refusal.value)
     assert "\n" not in message
     assert "tt.elementwise_inline_asm" in message and "inline PTX" in message
-    assert "test_launch.py:" in message  # the Python line
+    assert "test_triton_launch.py:" in message  # the Python line
     assert refusal.value.__cause__ is None and refusal.value.__suppress_context__
     assert torch.equal(x, torch.arange(8, dtype=torch.int32))
 
