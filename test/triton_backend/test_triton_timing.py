@@ -91,3 +91,20 @@ def test_autotune_picks_the_config_with_the_fewest_simulated_cycles():
     fastest = min(cycles, key=cycles.__getitem__)
     assert tuned_add.best_config.kwargs["BLOCK"] == fastest
     assert chosen.grid[0] == triton.cdiv(n, fastest) and chosen.cycles == cycles[fastest]
+
+
+@triton.jit
+def scaled_sum(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    total = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        total += tl.load(x_ptr + start + tl.arange(0, BLOCK), mask=start + tl.arange(0, BLOCK) < n, other=0.0)
+    tl.store(out_ptr + tl.arange(0, BLOCK), total)
+
+
+def test_a_loop_no_program_enters_is_timed():
+    out = torch.full((16,), 5.0)
+    with tnpu.profile() as prof:
+        scaled_sum[(3,)](torch.empty(0), out, 0, BLOCK=16)
+    assert torch.equal(out, torch.zeros(16))
+    (record,) = prof.launches
+    assert record.untimed is None and record.bytes_read == 0 and record.bytes_written == 3 * 16 * 4

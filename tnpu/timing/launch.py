@@ -648,7 +648,8 @@ class _Binding:
             indices, trips = self.bind_step_by_step(node, env, shape)
         iteration = np.arange(indices.shape[-1])
         indices = np.where(iteration < trips[..., None], indices, -1)
-        rows, inverse = distinct_rows(indices.reshape(-1, indices.shape[-1]))
+        # Points by iterations; `-1` cannot stand for the points when no point iterates.
+        rows, inverse = distinct_rows(indices.reshape(math.prod(shape), indices.shape[-1]))
         runs = np.empty(len(rows), dtype=np.int64)
         for r, row in enumerate(rows):
             pairs = tuple((i, n) for i, n in run_lengths(row) if i >= 0)
