@@ -180,6 +180,8 @@ class _Compilation:
             return self.kernel.rvv.assembly
         except DiagnosticException as error:
             raise _refused(metadata, error) from None
+        except RuntimeError as limit:  # the RISC-V backend's own limits (its scratch registers)
+            raise _refused(metadata, limit) from None
 
     def link(self, assembly: str, metadata: dict[str, Any]) -> bytes:
         rvv = self.kernel.rvv
