@@ -1,0 +1,22 @@
+"""tnpu's Triton driver active for every test here, whatever an earlier test of the session installed.
+
+The harness installs a compile-only driver to import Inductor's kernels
+(`tnpu.inductor_support`); a test of the backend launches kernels, so it
+needs tnpu's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+from triton.runtime.driver import driver
+
+from tnpu.triton_backend.driver import TnpuDriver
+
+
+@pytest.fixture(autouse=True)
+def tnpu_driver():
+    previous = driver.active
+    if not isinstance(previous, TnpuDriver):
+        driver.set_active(TnpuDriver())
+    yield
+    driver.set_active(previous)
