@@ -13,6 +13,7 @@ import triton
 import triton.language as tl
 from triton.language.extra import libdevice
 
+from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 from tnpu.triton_backend.compiler import KernelRefusedError
 
 

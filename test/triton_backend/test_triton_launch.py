@@ -19,6 +19,7 @@ import triton
 import triton.language as tl
 from triton import knobs
 
+from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 from tnpu.triton_backend.compiler import KernelRefusedError
 from tnpu.triton_backend.launcher import TnpuLaunchError
 from tnpu.triton_backend.settings import settings

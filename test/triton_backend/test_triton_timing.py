@@ -9,6 +9,7 @@ import torch
 import triton
 import triton.language as tl
 
+from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 import tnpu
 from tnpu.timing.launch import Launch
 from tnpu.timing.npu_config import load_npu_config

@@ -1,8 +1,8 @@
-"""tnpu's Triton driver active for every test here, whatever an earlier test of the session installed.
+"""tnpu's Triton driver active in a test, whatever an earlier test of the session installed.
 
 The harness installs a compile-only driver to import Inductor's kernels
-(`tnpu.inductor_support`); a test of the backend launches kernels, so it
-needs tnpu's own.
+(`tnpu.inductor_support`); a test that launches kernels needs tnpu's own.
+A test module imports `tnpu_driver` (an autouse fixture) to have it.
 """
 
 from __future__ import annotations
