@@ -171,7 +171,8 @@ class _Compilation:
         except DiagnosticException as error:
             raise _refused(metadata, error) from None
         # The scratchpad one program instance needs on the NPU, in place of GPU shared memory.
-        metadata["shared"] = self._timer_of_default_npu(metadata).tog.graph.scratchpad_bytes(1)
+        graph = self._timer_of_default_npu(metadata).tog.graph
+        metadata["shared"], _ = graph.holds({body: 1 for body in graph.loop_bodies()})
         self.tile = _print_with_locations(self.kernel.tile)
         return self.tile
 
