@@ -40,8 +40,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("lowering",),  # TTIR -> tile: ttir-to-tile, the tnpu-to-tile pipeline
     ("backend_riscv", "timing"),  # the two consumers of tile IR
     ("compiler",),  # the compile API, the tnpu-to-rvv and tnpu-to-npu pipelines
-    ("tnpu",),  # the package itself: re-exports the compile API
     ("execution", "triton_backend"),  # the harness (its rungs); Triton's `cpu` backend
+    ("tnpu",),  # the package itself: re-exports the compile API and tnpu.profile
     # (the torch.compile route goes here, above triton_backend)
     ("ttir_frontend",),  # the `.ttir` frontend of xDSL drivers
     ("registry",),  # the names of every dialect, pass, target and frontend

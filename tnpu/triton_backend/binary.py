@@ -23,11 +23,12 @@ import io
 import json
 import zipfile
 from dataclasses import dataclass
+from importlib.metadata import version
 
-import tnpu
 from tnpu.backend_riscv.codegen import CompiledKernel
 
 FORMAT = "tnpu-kernel/1"
+TNPU_VERSION = version("tnpu")
 _TIMESTAMP = (1980, 1, 1, 0, 0, 0)
 
 
@@ -50,7 +51,7 @@ class KernelBinary:
     def write(self) -> bytes:
         header = {
             "format": FORMAT,
-            "tnpu_version": tnpu.__version__,
+            "tnpu_version": TNPU_VERSION,
             "name": self.code.name,
             "symbol": self.code.symbol,
             "argument_types": list(self.code.argument_types),
@@ -73,10 +74,10 @@ class KernelBinary:
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 header = json.loads(archive.read("kernel.json"))
-                if header.get("format") != FORMAT or header.get("tnpu_version") != tnpu.__version__:
+                if header.get("format") != FORMAT or header.get("tnpu_version") != TNPU_VERSION:
                     raise BinaryError(
                         f"a {header.get('format')} kernel of tnpu {header.get('tnpu_version')}, "
-                        f"not a {FORMAT} kernel of tnpu {tnpu.__version__}: recompile it"
+                        f"not a {FORMAT} kernel of tnpu {TNPU_VERSION}: recompile it"
                     )
                 code = CompiledKernel(
                     name=header["name"],

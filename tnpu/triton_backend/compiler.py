@@ -38,11 +38,11 @@ from triton.errors import TritonError
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-import tnpu
 from tnpu.backend_riscv.launch import LaunchError
+from tnpu.compiler.kernel import compile_ttir
 from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.timing.npu_config import load_npu_config
-from tnpu.triton_backend.binary import KernelBinary
+from tnpu.triton_backend.binary import TNPU_VERSION, KernelBinary
 from tnpu.triton_backend.loaded import remember
 
 BINARY_EXT = "tnpu"
@@ -104,7 +104,7 @@ class TnpuBackend(BaseBackend):
         super().__init__(target)
 
     def hash(self) -> str:
-        return f"tnpu-{tnpu.__version__}-{_source_digest()}"
+        return f"tnpu-{TNPU_VERSION}-{_source_digest()}"
 
     def parse_options(self, options: dict[str, Any]) -> TnpuOptions:
         known = {field.name for field in fields(TnpuOptions)}
@@ -165,7 +165,7 @@ class _Compilation:
     def lower(self, ttir: Any, metadata: dict[str, Any]) -> str:
         metadata["name"] = name = ttir.get_entry_func_name()
         try:
-            self.kernel = tnpu.compile_ttir(str(ttir), name, source=f"{name}.ttir")
+            self.kernel = compile_ttir(str(ttir), name, source=f"{name}.ttir")
         except ParseError as error:
             raise KernelRefusedError(f"tnpu cannot read Triton's TTIR: {format_parse_error(error)}") from None
         except DiagnosticException as error:
