@@ -25,13 +25,13 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from xdsl.dialects import arith as xdsl_arith
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, StripLoop
 from tnpu.backend_riscv.elements import Element, element_of, lmul_name
 from tnpu.backend_riscv.storage import Constant, Scalar, constant_bits
 from tnpu.diagnostics import CompileError
+from tnpu.dialects.shapes import element_type_of
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,7 @@ def emit_elementwise(asm: AsmWriter, program: ElementwiseProgram) -> None:
 
 
 def _element(value: SSAValue, anchor: Operation) -> Element:
-    type_ = value.type
-    element = element_of(type_.element_type if isinstance(type_, TensorType) else type_)
+    element = element_of(element_type_of(value.type))
     if element is None:
         raise CompileError(anchor, f"element type {value.type} has no RVV lowering")
     return element

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter
@@ -21,6 +20,7 @@ from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elem
 from tnpu.backend_riscv.storage import Constant, Location, Scalar, Scratchpad, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
+from tnpu.dialects.shapes import element_type_of
 
 _INDEX = Element(64, False)
 
@@ -32,8 +32,7 @@ class KernelEmitter:
         self.strings: list[str] = []
 
     def element(self, value: SSAValue, op: Operation) -> Element:
-        type_ = value.type
-        scalar = type_.element_type if isinstance(type_, TensorType) else type_
+        scalar = element_type_of(value.type)
         if isinstance(scalar, tile.BufferType):
             return _INDEX
         element = element_of(scalar)

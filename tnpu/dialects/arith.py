@@ -41,6 +41,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from tnpu.dialects.shapes import element_type_of, i1_like
+
 
 def _container_of(constraint):
     return AnyOf.get(
@@ -58,21 +60,6 @@ def shape_or_none(type_: Attribute) -> tuple[int, ...] | None:
     if isinstance(type_, TensorType | VectorType):
         return type_.get_shape()
     return None
-
-
-def element_or_self(type_: Attribute) -> Attribute:
-    if isinstance(type_, TensorType | VectorType):
-        return type_.element_type
-    return type_
-
-
-def same_shape_as(type_: Attribute, element: Attribute) -> Attribute:
-    """`type_`'s container (if any) holding `element`s."""
-    if isinstance(type_, TensorType):
-        return TensorType(element, type_.get_shape())
-    if isinstance(type_, VectorType):
-        return VectorType(element, type_.get_shape())
-    return element
 
 
 def _container_kind(type_: Attribute) -> type[Attribute] | None:
@@ -116,12 +103,12 @@ class _Comparison(IRDLOperation):
             predicate = self.PREDICATES.index(predicate)
         super().__init__(
             operands=[lhs, rhs],
-            result_types=[same_shape_as(lhs.type, IntegerType(1))],
+            result_types=[i1_like(lhs.type)],
             properties={"predicate": IntegerAttr(predicate, 64), **(properties or {})},
         )
 
     def verify_(self) -> None:
-        expected = same_shape_as(self.operands[0].type, IntegerType(1))
+        expected = i1_like(self.operands[0].type)
         if self.result.type != expected:
             raise VerifyException(f"result must be {expected}, got {self.result.type}")
         if not 0 <= self.predicate.value.data < len(self.PREDICATES):
@@ -250,8 +237,8 @@ class SelectOp(IRDLOperation):
         super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
 
     def verify_(self) -> None:
-        if shape_or_none(self.cond.type) is not None and self.cond.type != same_shape_as(
-            self.result.type, IntegerType(1)
+        if shape_or_none(self.cond.type) is not None and self.cond.type != i1_like(
+            self.result.type
         ):
             raise VerifyException(
                 f"condition {self.cond.type} must be i1 or have the shape of the "
@@ -310,7 +297,7 @@ class _ShapedCast(IRDLOperation):
             raise VerifyException(
                 f"operand type {source} and result type {target} must have the same shape"
             )
-        self.verify_elements(element_or_self(source), element_or_self(target))
+        self.verify_elements(element_type_of(source), element_type_of(target))
 
     def verify_elements(self, source: Attribute, target: Attribute) -> None:
         pass

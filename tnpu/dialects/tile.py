@@ -99,6 +99,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from tnpu.dialects.shapes import element_type_of, i1_like, shape_of
+
 # ---------------------------------------------------------------------------
 # Types
 # ---------------------------------------------------------------------------
@@ -132,15 +134,6 @@ TILE = TensorType.constr(_SCALAR)
 TILE_OR_SCALAR = AnyOf.get(_SCALAR, TILE)
 INDEX_TILE = TensorType.constr(BaseAttr(IntegerType))
 MASK = TensorType.constr(IntegerType(1))
-
-
-def shape_of(type_: Attribute) -> tuple[int, ...]:
-    """The shape of a tile; `()` for a scalar."""
-    return type_.get_shape() if isinstance(type_, TensorType) else ()
-
-
-def element_type_of(type_: Attribute) -> Attribute:
-    return type_.element_type if isinstance(type_, TensorType) else type_
 
 
 def element_count(type_: Attribute) -> int:
@@ -737,17 +730,11 @@ class _ParsedAccess:
         )
         mask = self.clauses.get("mask")
         masks = (
-            parser.resolve_operands([mask], [_bool_like(index_type)], parser.pos)
+            parser.resolve_operands([mask], [i1_like(index_type)], parser.pos)
             if mask
             else []
         )
         return buffer, indices, masks
-
-
-def _bool_like(type_: Attribute) -> Attribute:
-    if isinstance(type_, TensorType):
-        return TensorType(IntegerType(1), type_.get_shape())
-    return IntegerType(1)
 
 
 @irdl_op_definition

@@ -109,6 +109,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from tnpu.dialects.shapes import element_type_of, i1_like, shape_of, with_element_type
+
 # ---------------------------------------------------------------------------
 # Types
 # ---------------------------------------------------------------------------
@@ -528,23 +530,6 @@ TT_FLOAT_TENSOR = _tensor_of(AnyFloatConstr, "a tensor of floats")
 TT_FP_INT_TENSOR = _tensor_of(_INT_CONSTR | AnyFloatConstr, "a tensor of integers or floats")
 
 
-def shape_of(type_: Attribute) -> tuple[int, ...]:
-    """The shape of a tensor type; `()` for a scalar."""
-    return type_.get_shape() if isinstance(type_, TensorType) else ()
-
-
-def element_type_of(type_: Attribute) -> Attribute:
-    """The element type of a tensor type; the type itself for a scalar."""
-    return type_.element_type if isinstance(type_, TensorType) else type_
-
-
-def with_element_type(type_: Attribute, element: Attribute) -> Attribute:
-    """`type_` with its element type replaced, keeping a tensor's shape."""
-    if isinstance(type_, TensorType):
-        return TensorType(element, type_.get_shape())
-    return element
-
-
 def pointee_of(ptr_type: Attribute) -> Attribute:
     """The value type read or written through `ptr_type`, its shape kept.
 
@@ -557,11 +542,6 @@ def pointee_of(ptr_type: Attribute) -> Attribute:
     if isinstance(ptr_type, PointerType) and isinstance(ptr_type.pointee_type, TensorType):
         return ptr_type.pointee_type
     return with_element_type(ptr_type, element.pointee_type)
-
-
-def i1_like(type_: Attribute) -> Attribute:
-    """`i1` in the shape of `type_` (the type of a mask for it)."""
-    return with_element_type(type_, i1)
 
 
 def bitwidth_of(type_: Attribute) -> int:

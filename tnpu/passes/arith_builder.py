@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tnpu.dialects import arith
-from tnpu.dialects.arith import element_or_self, same_shape_as
+from tnpu.dialects.shapes import element_type_of, with_element_type
 
 QUIET_NAN_FORMATS = {32: ("<f", "<I"), 64: ("<d", "<Q")}
 """`struct` formats of a float and of its bits, by width (the widths NaN splats come in)."""
@@ -62,7 +62,7 @@ class ArithBuilder:
         """`value` as a constant of `type_` (splat for a tensor); one op per value."""
         key = (type_, value)
         if key not in self._constants:
-            element = element_or_self(type_)
+            element = element_type_of(type_)
             if value != value and isinstance(type_, TensorType | VectorType):
                 self._constants[key] = self._nan_splat(type_)
                 return self._constants[key]
@@ -88,10 +88,10 @@ class ArithBuilder:
         xDSL prints a dense NaN element by element (NaN != NaN defeats its
         splat test); the integer splat prints as one number.
         """
-        element = element_or_self(type_)
+        element = element_type_of(type_)
         float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # type: ignore[attr-defined]
         (bits,) = struct.unpack(bits_format, struct.pack(float_format, float("nan")))
-        integers = same_shape_as(type_, IntegerType(element.bitwidth))  # type: ignore[attr-defined]
+        integers = with_element_type(type_, IntegerType(element.bitwidth))  # type: ignore[attr-defined]
         return self.bitcast(self.constant(bits, integers), element)
 
     def _values(self, *operands: Operand, like: SSAValue | None = None) -> list[SSAValue]:
@@ -153,9 +153,9 @@ class ArithBuilder:
 
     def convert(self, value: SSAValue, element: Attribute) -> SSAValue:
         """`value` widened (`extf`) or narrowed (`truncf`) to float type `element`."""
-        source = element_or_self(value.type)
+        source = element_type_of(value.type)
         assert isinstance(source, AnyFloat) and isinstance(element, AnyFloat)
-        target = same_shape_as(value.type, element)
+        target = with_element_type(value.type, element)
         if element.bitwidth > source.bitwidth:
             return self.insert(xdsl_arith.ExtFOp(value, target))
         return self.insert(xdsl_arith.TruncFOp(value, target))
@@ -168,24 +168,24 @@ class ArithBuilder:
 
     def bitcast(self, value: SSAValue, element: Attribute) -> SSAValue:
         """`value`'s bits reinterpreted as type `element` (of the same width)."""
-        return self.insert(arith.BitcastOp(value, same_shape_as(value.type, element)))
+        return self.insert(arith.BitcastOp(value, with_element_type(value.type, element)))
 
     def bits(self, value: SSAValue) -> SSAValue:
         """The bits of a float value as the signless integer of its width (one op per value)."""
         if value not in self._bits:
-            width = element_or_self(value.type).bitwidth  # type: ignore[attr-defined]
+            width = element_type_of(value.type).bitwidth  # type: ignore[attr-defined]
             self._bits[value] = self.bitcast(value, IntegerType(width))
         return self._bits[value]
 
     def to_int(self, value: SSAValue, element: Attribute | None = None) -> SSAValue:
         """`fptosi` to integer type `element` (default: of the float's width), toward zero."""
         if element is None:
-            element = IntegerType(element_or_self(value.type).bitwidth)  # type: ignore[attr-defined]
-        return self.insert(arith.FPToSIOp(value, same_shape_as(value.type, element)))
+            element = IntegerType(element_type_of(value.type).bitwidth)  # type: ignore[attr-defined]
+        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))
 
     def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:
         """`sitofp` of an integer value to `float_type` (a scalar float type)."""
-        return self.insert(arith.SIToFPOp(value, same_shape_as(value.type, float_type)))
+        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))
 
     def addi(self, lhs: Operand, rhs: Operand) -> SSAValue:
         return self.insert(xdsl_arith.AddiOp(*self._values(lhs, rhs)))
@@ -217,11 +217,11 @@ class ArithBuilder:
 
     def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
         """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
-        return self.insert(arith.ExtUIOp(value, same_shape_as(value.type, element)))
+        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))
 
     def trunci(self, value: SSAValue, element: Attribute) -> SSAValue:
         """The low bits of integer `value` as the narrower integer type `element`."""
-        return self.insert(arith.TruncIOp(value, same_shape_as(value.type, element)))
+        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))
 
     def muli(self, lhs: Operand, rhs: Operand) -> SSAValue:
         return self.insert(xdsl_arith.MuliOp(*self._values(lhs, rhs)))

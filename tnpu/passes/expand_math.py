@@ -55,8 +55,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.diagnostics import CompileError
-from tnpu.dialects.arith import ExtSIOp, UIToFPOp, element_or_self, same_shape_as
+from tnpu.dialects.arith import ExtSIOp, UIToFPOp
 from tnpu.dialects.math import ErfcOp, Math
+from tnpu.dialects.shapes import element_type_of, with_element_type
 from tnpu.passes.arith_builder import ArithBuilder
 
 T = TypeVar("T")
@@ -105,7 +106,7 @@ F64 = FloatFormat(Float64Type(), 64, 52, 1023, 27)
 
 
 def format_of(x: SSAValue) -> FloatFormat:
-    return F64 if isinstance(element_or_self(x.type), Float64Type) else F32
+    return F64 if isinstance(element_type_of(x.type), Float64Type) else F32
 
 
 def by_width(x: SSAValue, choices: dict[int, T]) -> T:
@@ -283,7 +284,7 @@ class MathExpansion(RewritePattern, ABC):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, self.op_type):
             return
-        element = element_or_self(op.results[0].type)
+        element = element_type_of(op.results[0].type)
         if isinstance(element, Float64Type) and not self.f64:
             raise CompileError(
                 op, f"has no arith expansion for f64; the target must execute '{op.name}' natively"
@@ -297,7 +298,7 @@ class MathExpansion(RewritePattern, ABC):
         b = ArithBuilder(rewriter, op.location)
         narrow = isinstance(element, Float16Type | BFloat16Type)
         operands = [
-            b.convert(x, f32) if narrow and element_or_self(x.type) == element else x
+            b.convert(x, f32) if narrow and element_type_of(x.type) == element else x
             for x in op.operands
         ]
         result = self.expand(b, *operands)
@@ -969,7 +970,7 @@ def reduce_f32_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     nearest integer is the quadrant, the rest (times pi/2) is r.  |x| < 1/2
     is its own reduction (n = 0, r = x); a negative x reduces as -|x|.
     """
-    i64 = same_shape_as(x.type, IntegerType(64))
+    i64 = with_element_type(x.type, IntegerType(64))
     magnitude_bits = b.andi(b.bits(x), ~F32.sign_mask)
     mantissa = b.extui(b.ori(b.andi(magnitude_bits, 0x007FFFFF), 0x00800000), IntegerType(64))
     # e = biased exponent - 150; bit e - 1 of 2/pi sits at position e + 30 of the words.
@@ -1046,7 +1047,7 @@ def reduce_f64_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     the rest, converted to hi + lo and multiplied by pi/2, is r.  |x| < pi/4
     is its own reduction (n = 0, r = x); a negative x reduces as -|x|.
     """
-    i64 = same_shape_as(x.type, IntegerType(64))
+    i64 = with_element_type(x.type, IntegerType(64))
     low_32 = (1 << 32) - 1
     magnitude_bits = b.andi(b.bits(x), ~F64.sign_mask)
     mantissa = b.ori(b.andi(magnitude_bits, F64.fraction_mask), 1 << 52)
@@ -1097,7 +1098,7 @@ def reduce_f64_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     # fraction + fixed_lo 2^-64, in units of 2^-62, as hi + lo.
     head = b.to_float(fraction, F64.type)
     rest = b.to_float(b.subi(fraction, b.to_int(head)), F64.type)
-    below = b.mul(b.insert(UIToFPOp(fixed_lo, same_shape_as(x.type, F64.type))), 2.0**-64)
+    below = b.mul(b.insert(UIToFPOp(fixed_lo, with_element_type(x.type, F64.type))), 2.0**-64)
     head, rest = fast_two_sum(b, head, b.add(rest, below))
     magnitude = b.bitcast(magnitude_bits, F64.type)
     return reduced(b, x, magnitude, QUARTER_PI_HI[64], quadrant, head, rest)
@@ -1951,7 +1952,7 @@ class ExpandFpowi(MathExpansion):
     def expand(self, b: ArithBuilder, *operands: SSAValue) -> SSAValue:
         x, n = operands
         fmt = format_of(x)
-        wide = b.insert(ExtSIOp(n, same_shape_as(n.type, IntegerType(64))))
+        wide = b.insert(ExtSIOp(n, with_element_type(n.type, IntegerType(64))))
         n_hi = b.to_float(wide, fmt.type)
         n_lo = b.to_float(b.subi(wide, b.to_int(n_hi, IntegerType(64))), fmt.type)
         magnitude = absolute(b, x)

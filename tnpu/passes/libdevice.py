@@ -37,6 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tnpu.dialects import arith
 from tnpu.dialects.math import ErfcOp
+from tnpu.dialects.shapes import element_type_of, with_element_type
 from tnpu.passes.arith_builder import ArithBuilder
 
 Substitution = Callable[[ArithBuilder, Sequence[SSAValue], Attribute], SSAValue]
@@ -124,7 +125,7 @@ def signed_to_float(b: ArithBuilder, operands: Sequence[SSAValue], result: Attri
 
 
 def unsigned_to_float(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
-    return b.insert(arith.UIToFPOp(operands[0], arith.same_shape_as(operands[0].type, result)))
+    return b.insert(arith.UIToFPOp(operands[0], with_element_type(operands[0].type, result)))
 
 
 def narrow(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
@@ -136,7 +137,7 @@ def bit_count(op_type: type[Operation]) -> Substitution:
 
     def substitute(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
         count = b.call(op_type, operands[0])
-        if arith.element_or_self(count.type) == result:
+        if element_type_of(count.type) == result:
             return count
         return b.trunci(count, result)
 

@@ -16,7 +16,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from tnpu.diagnostics import CompileError
-from tnpu.dialects.arith import element_or_self
+from tnpu.dialects.shapes import element_type_of
 from tnpu.dialects.tt import ExternElementwiseOp
 from tnpu.passes.arith_builder import ArithBuilder
 from tnpu.passes.libdevice import LIBDEVICE, LibdeviceFunction
@@ -38,7 +38,7 @@ class SubstituteLibdeviceCall(RewritePattern):
     def match_and_rewrite(self, op: ExternElementwiseOp, rewriter: PatternRewriter) -> None:
         function = libdevice_function(op)
         builder = ArithBuilder(rewriter, op.location)
-        result = function.substitute(builder, op.srcs, element_or_self(op.result.type))
+        result = function.substitute(builder, op.srcs, element_type_of(op.result.type))
         rewriter.replace(op, [], [result])
 
 
@@ -54,8 +54,8 @@ def libdevice_function(op: ExternElementwiseOp) -> LibdeviceFunction:
             op, f"calls '{symbol}' as impure; only pure libdevice calls are substituted"
         )
     actual = signature(
-        tuple(element_or_self(operand.type) for operand in op.srcs),
-        element_or_self(op.result.type),
+        tuple(element_type_of(operand.type) for operand in op.srcs),
+        element_type_of(op.result.type),
     )
     expected = signature(function.operand_types, function.result_type)
     if actual != expected:

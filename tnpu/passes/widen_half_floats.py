@@ -55,7 +55,7 @@ from xdsl.pattern_rewriter import (
 
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import arith, tile
-from tnpu.dialects.arith import element_or_self, same_shape_as
+from tnpu.dialects.shapes import element_type_of, with_element_type
 
 EXACT_IN_F32: tuple[type[Operation], ...] = (
     xdsl_arith.AddfOp, xdsl_arith.SubfOp, xdsl_arith.MulfOp, xdsl_arith.DivfOp,
@@ -69,7 +69,7 @@ EXACT_IN_F32: tuple[type[Operation], ...] = (
 
 def is_half_float(type_: Attribute) -> bool:
     """f16 or bf16, as a scalar or the element of a tensor."""
-    return isinstance(element_or_self(type_), Float16Type | BFloat16Type)
+    return isinstance(element_type_of(type_), Float16Type | BFloat16Type)
 
 
 class ComputeHalfFloatsWider(RewritePattern):
@@ -79,7 +79,7 @@ class ComputeHalfFloatsWider(RewritePattern):
         if not any(is_half_float(v.type) for v in (*op.operands, *op.results)):
             return
         if isinstance(op, math.FmaOp):
-            if isinstance(element_or_self(op.result.type), BFloat16Type):
+            if isinstance(element_type_of(op.result.type), BFloat16Type):
                 raise CompileError(op, "bf16 fma has no once-rounded expansion without bf16 FMA hardware")
             wide: Attribute = Float64Type()
         elif isinstance(op, EXACT_IN_F32):
@@ -88,7 +88,7 @@ class ComputeHalfFloatsWider(RewritePattern):
             return
         operands = [self._widened(value, wide, op, rewriter) for value in op.operands]
         result_types = [
-            same_shape_as(r.type, wide) if is_half_float(r.type) else r.type for r in op.results
+            with_element_type(r.type, wide) if is_half_float(r.type) else r.type for r in op.results
         ]
         wider = type(op).create(
             operands=operands,
@@ -114,7 +114,7 @@ class ComputeHalfFloatsWider(RewritePattern):
     ) -> SSAValue:
         if not is_half_float(value.type):
             return value
-        extend = xdsl_arith.ExtFOp(value, same_shape_as(value.type, wide))
+        extend = xdsl_arith.ExtFOp(value, with_element_type(value.type, wide))
         extend.location = op.location
         rewriter.insert(extend)
         return extend.result
@@ -132,13 +132,13 @@ class MultiplyHalfFloatTilesInF32(RewritePattern):
             for v in (op.lhs, op.rhs, op.acc)
         )
         wider = tile.MatmulOp.create(
-            operands=[lhs, rhs, acc], result_types=[same_shape_as(op.result.type, Float32Type())]
+            operands=[lhs, rhs, acc], result_types=[with_element_type(op.result.type, Float32Type())]
         )
         wider.location = op.location
         rewriter.insert(wider)
         result = wider.result
         if is_half_float(op.result.type):
-            result = converted_tile(result, element_or_self(op.result.type), op, rewriter)
+            result = converted_tile(result, element_type_of(op.result.type), op, rewriter)
         rewriter.replace(op, [], [result])
 
 
@@ -153,7 +153,7 @@ def converted_tile(
     convert = convert_type(body.args[0], element)
     convert.location = op.location
     body.add_ops([convert, tile.YieldOp(convert.result)])
-    converted = tile.MapOp([value], [same_shape_as(value.type, element)], Region(body))  # type: ignore[list-item]
+    converted = tile.MapOp([value], [with_element_type(value.type, element)], Region(body))  # type: ignore[list-item]
     converted.location = op.location
     rewriter.insert(converted)
     return converted.results[0]
