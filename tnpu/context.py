@@ -2,10 +2,11 @@
 
 It holds every dialect xDSL knows, tnpu's own (`tt`, `ttg`, `tile`, ...),
 and tnpu's replacements of `arith` (tensor-capable), `llvm` and `gpu` (with
-the GPU-only ops TTIR carries), `scf` (a printer fix) and `math` (with
-`math.erfc`); see the modules
-in `tnpu.dialects`.  Dialects load lazily,
-as in `xdsl-opt`.
+the GPU-only ops TTIR carries), `scf` (`scf.while` as MLIR writes it) and
+`math` (with `math.erfc`); see the modules in `tnpu.dialects`.  A replaced
+op subclasses xDSL's op of its name, and tnpu builds the replacing classes,
+so each op in a module is of the class registered here for its name.
+Dialects load lazily, as in `xdsl-opt`.
 """
 
 from __future__ import annotations

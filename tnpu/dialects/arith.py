@@ -1,34 +1,51 @@
-"""Tensor-capable replacements for the arith ops xDSL 0.75 restricts to scalars.
+"""Tensor-capable `arith`: the ops xDSL 0.75 restricts to scalars, extended, and `arith.remf`.
 
-TTIR applies `arith.cmpi`, `cmpf`, `select` and the integer/float casts to
-tensors; xDSL 0.75 declares their results (or conditions) as scalars, and has
-no `arith.remf`.  This module redefines exactly those ops with MLIR's rule
-(same shape, element type changed) and builds an `arith` dialect holding
-xDSL's other ops unchanged.  tnpu's context registers it in place of xDSL's;
-once xDSL accepts tensors here, delete this file and use xDSL's.
+Why it exists: TTIR applies `arith.cmpi`, `cmpf`, `select` and the integer
+and float casts to tensors.  xDSL 0.75 declares the comparisons' results
+scalar `i1`, `select`'s condition scalar, and the casts' operands and
+results scalar (`index_cast` too), and it has no `arith.remf`.  MLIR's rule
+is elementwise: scalars, vectors and tensors alike, the result in the
+operand's shape with another element type.
 
-The textual syntax is MLIR's; `cmpi`/`cmpf` reuse xDSL's parser and printer.
+How: each op here subclasses xDSL's op of the same name, widening only its
+operand and result constraints and its verifier to MLIR's rules, with MLIR's
+diagnostics.  `isinstance(op, xdsl.dialects.arith.CmpiOp)` therefore holds
+for tnpu's ops, and xDSL's patterns (canonicalize) match them; `cmpi` folds
+equal operands in their shape, before xDSL's pattern can make them a scalar.
+(xDSL's `bitcast` takes tensors already; its subclass only adds MLIR's rules:
+no `index`, equal shapes.)  `Arith` below is xDSL's dialect with these
+classes in place of xDSL's; tnpu's context registers it, so what is parsed,
+and what tnpu builds, is these classes.  The textual forms are MLIR's.
+
+When xDSL's arith accepts tensors for these ops (and has `remf`), delete
+this file, drop `arith` from `REPLACED_DIALECTS` in `tnpu/context.py`, and
+import xDSL's classes wherever `tnpu.dialects.arith` is imported.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.builtin import (
     AnyFloatConstr,
+    BaseAttr,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
+    SignlessIntegerConstraint,
     TensorType,
     VectorType,
+    container_of,
+    i1,
 )
+from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
-    AnyOf,
-    BaseAttr,
     IRDLOperation,
+    MessageConstraint,
     VarConstraint,
     irdl_op_definition,
     operand_def,
@@ -40,37 +57,47 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
-from tnpu.dialects.shapes import element_type_of, i1_like
-
-
-def _container_of(constraint):
-    return AnyOf.get(
-        constraint, VectorType.constr(constraint), TensorType.constr(constraint)
-    )
+from tnpu.dialects.shapes import element_type_of, i1_like, shape_of
 
 
-_INT_LIKE = _container_of(BaseAttr(IntegerType) | BaseAttr(IndexType))
-_FLOAT_LIKE = _container_of(AnyFloatConstr)
-_BOOL_LIKE = _container_of(IntegerType(1))
+class _TypeClass(MessageConstraint):
+    """A type constraint that fails as MLIR's do: "must be bool-like, but got 'i32'"."""
+
+    def verify(self, attr: Attribute, constraint_context) -> None:
+        try:
+            self.constr.verify(attr, constraint_context)
+        except VerifyException:
+            raise VerifyException(f"must be {self.message}, but got '{attr}'") from None
 
 
-def shape_or_none(type_: Attribute) -> tuple[int, ...] | None:
-    """The shape of a vector or tensor type; None for a scalar."""
-    if isinstance(type_, TensorType | VectorType):
-        return type_.get_shape()
-    return None
+_SIGNLESS_INT_OR_INDEX = _TypeClass(
+    container_of(SignlessIntegerConstraint | BaseAttr(IndexType)), "signless-integer-like"
+)
+_SIGNLESS_INT = _TypeClass(
+    container_of(SignlessIntegerConstraint), "signless-fixed-width-integer-like"
+)
+_FLOAT = _TypeClass(container_of(AnyFloatConstr), "floating-point-like")
+_BOOL = _TypeClass(xdsl_arith.boolLike, "bool-like")
+_INT_OR_FLOAT = _TypeClass(
+    container_of(SignlessIntegerConstraint | AnyFloatConstr), "signless-integer-or-float-like"
+)
 
 
-def _container_kind(type_: Attribute) -> type[Attribute] | None:
-    """TensorType or VectorType for a shaped type, None for a scalar."""
-    return type(type_) if isinstance(type_, TensorType | VectorType) else None
+def _is_shaped(type_: Attribute) -> bool:
+    return isinstance(type_, TensorType | VectorType)
 
 
-def _bitwidth(type_: Attribute) -> int:
-    if isinstance(type_, IndexType):
-        return 64
-    return type_.bitwidth  # type: ignore[attr-defined]
+def _verify_same_shape(*types: Attribute) -> None:
+    """MLIR's SameOperandsAndResultShape, and ElementwiseMappable's one kind of container."""
+    shaped = {_is_shaped(t) for t in types}
+    if len(shaped) > 1 or len({shape_of(t) for t in types}) > 1:
+        raise VerifyException("requires the same shape for all operands and results")
+    if len({type(t) for t in types if _is_shaped(t)}) > 1:
+        raise VerifyException(
+            "all non-scalar operands/results must have the same shape and base type"
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -78,14 +105,15 @@ def _bitwidth(type_: Attribute) -> int:
 # ---------------------------------------------------------------------------
 
 
-class _Comparison(IRDLOperation):
-    """Comparisons yield i1 in the operands' shape."""
+class _ShapedComparison:
+    """What `cmpi` and `cmpf` change in xDSL's: an `i1` result in the operands' shape.
 
-    T: ClassVar = VarConstraint("T", AnyAttr())
+    The text is MLIR's, `arith.cmpi slt, %a, %b {attrs} : T` (a `cmpf` has
+    its `fastmath<...>` before the attributes); xDSL's drops the attributes.
+    """
+
     predicate = prop_def(IntegerAttr)
-    result = result_def(_BOOL_LIKE)
-
-    traits = traits_def(Pure())
+    result = result_def(_BOOL)
 
     PREDICATES: ClassVar[list[str]]
 
@@ -101,67 +129,104 @@ class _Comparison(IRDLOperation):
             if predicate not in self.PREDICATES:
                 raise VerifyException(f"unknown comparison predicate '{predicate}'")
             predicate = self.PREDICATES.index(predicate)
-        super().__init__(
+        IRDLOperation.__init__(
+            self,  # type: ignore[arg-type]
             operands=[lhs, rhs],
             result_types=[i1_like(lhs.type)],
             properties={"predicate": IntegerAttr(predicate, 64), **(properties or {})},
         )
 
     def verify_(self) -> None:
-        expected = i1_like(self.operands[0].type)
-        if self.result.type != expected:
-            raise VerifyException(f"result must be {expected}, got {self.result.type}")
+        (lhs, rhs), result = self.operand_types, self.result_types[0]  # type: ignore[attr-defined]
+        if lhs != rhs:
+            raise VerifyException("requires all operands to have the same type")
+        if result != i1_like(lhs):
+            raise VerifyException(
+                "failed to verify that result type has i1 element type and same shape as operands"
+            )
         if not 0 <= self.predicate.value.data < len(self.PREDICATES):
-            raise VerifyException(f"predicate {self.predicate.value.data} out of range")
-
-
-@irdl_op_definition
-class CmpiOp(_Comparison):
-    name = "arith.cmpi"
-
-    PREDICATES: ClassVar[list[str]] = xdsl_arith.CMPI_COMPARISON_OPERATIONS
-    T: ClassVar = VarConstraint("T", _INT_LIKE)
-    lhs = operand_def(T)
-    rhs = operand_def(T)
+            raise VerifyException(
+                f"attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless "
+                f"integer cases: {', '.join(map(str, range(len(self.PREDICATES))))}"
+            )
 
     @classmethod
-    def parse(cls, parser: Parser) -> CmpiOp:
+    def parse(cls, parser: Parser):
         predicate = parser.parse_identifier()
         if predicate not in cls.PREDICATES:
-            parser.raise_error(f"unknown comparison predicate '{predicate}'")
+            parser.raise_error(
+                "expected string or keyword containing one of the following enum values "
+                f"for attribute 'predicate' [{', '.join(cls.PREDICATES)}]"
+            )
         parser.parse_punctuation(",")
         lhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         rhs = parser.parse_unresolved_operand()
+        properties = cls.parse_properties(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate)
+        op = cls(lhs, rhs, predicate)  # type: ignore[call-arg]
+        op.properties |= properties
         op.attributes |= attrs
         return op
 
+    @classmethod
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        return {}
+
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.PREDICATES[self.predicate.value.data]}, ")
-        printer.print_operand(self.lhs)
+        printer.print_operand(self.operands[0])  # type: ignore[attr-defined]
         printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        printer.print_op_attributes(self.attributes)
+        printer.print_operand(self.operands[1])  # type: ignore[attr-defined]
+        self.print_properties(printer)
+        printer.print_op_attributes(self.attributes)  # type: ignore[attr-defined]
         printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
+        printer.print_attribute(self.operands[0].type)  # type: ignore[attr-defined]
+
+    def print_properties(self, printer: Printer) -> None:
+        pass
 
 
 @irdl_op_definition
-class CmpfOp(_Comparison):
+class CmpiOp(_ShapedComparison, xdsl_arith.CmpiOp, HasFolderInterface):
+    """`arith.cmpi P, %a, %b : T`: integers (or index) compared elementwise, i1 in T's shape."""
+
+    name = "arith.cmpi"
+
+    PREDICATES: ClassVar[list[str]] = xdsl_arith.CMPI_COMPARISON_OPERATIONS
+    lhs = operand_def(_SIGNLESS_INT_OR_INDEX)
+    rhs = operand_def(_SIGNLESS_INT_OR_INDEX)
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        """`cmpi P, %x, %x` is what P gives equal values (true for eq, sle, sge, ule, uge).
+
+        MLIR's fold; it also runs before xDSL's canonicalization pattern for
+        the same case, which would give a scalar `i1` for shaped operands.
+        """
+        if self.lhs != self.rhs:
+            return None
+        predicate = self.PREDICATES[self.predicate.value.data]
+        holds = int(predicate in ("eq", "sle", "sge", "ule", "uge"))
+        type_ = self.result.type
+        if isa(type_, TensorType | VectorType):
+            return (DenseIntOrFPElementsAttr.from_list(type_, [holds]),)
+        return (IntegerAttr(holds, type_),)  # type: ignore[arg-type]
+
+
+@irdl_op_definition
+class CmpfOp(_ShapedComparison, xdsl_arith.CmpfOp):
+    """`arith.cmpf P, %a, %b : T`: floats compared elementwise, i1 in T's shape."""
+
     name = "arith.cmpf"
 
     PREDICATES: ClassVar[list[str]] = xdsl_arith.CMPF_COMPARISON_OPERATIONS
-    T: ClassVar = VarConstraint("T", _FLOAT_LIKE)
-    lhs = operand_def(T)
-    rhs = operand_def(T)
+    lhs = operand_def(_FLOAT)
+    rhs = operand_def(_FLOAT)
     fastmath = prop_def(
-        xdsl_arith.FastMathFlagsAttr,
-        default_value=xdsl_arith.FastMathFlagsAttr("none"),
+        xdsl_arith.FastMathFlagsAttr, default_value=xdsl_arith.FastMathFlagsAttr("none")
     )
 
     def __init__(
@@ -171,78 +236,52 @@ class CmpfOp(_Comparison):
         predicate: int | str,
         fastmath: xdsl_arith.FastMathFlagsAttr | None = None,
     ):
-        super().__init__(
-            lhs,
-            rhs,
-            predicate,
-            {"fastmath": fastmath or xdsl_arith.FastMathFlagsAttr("none")},
-        )
+        fastmath = fastmath or xdsl_arith.FastMathFlagsAttr("none")
+        super().__init__(lhs, rhs, predicate, {"fastmath": fastmath})
 
     @classmethod
-    def parse(cls, parser: Parser) -> CmpfOp:
-        predicate = parser.parse_identifier()
-        if predicate not in cls.PREDICATES:
-            parser.raise_error(f"unknown comparison predicate '{predicate}'")
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        fastmath = None
-        if parser.parse_optional_keyword("fastmath"):
-            fastmath = xdsl_arith.FastMathFlagsAttr(
-                xdsl_arith.FastMathFlagsAttr.parse_parameter(parser)
-            )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_ = parser.parse_type()
-        lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate, fastmath)
-        op.attributes |= attrs
-        return op
+    def parse_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        if not parser.parse_optional_keyword("fastmath"):
+            return {}
+        flags = xdsl_arith.FastMathFlagsAttr.parse_parameter(parser)
+        return {"fastmath": xdsl_arith.FastMathFlagsAttr(flags)}
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.PREDICATES[self.predicate.value.data]}, ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
+    def print_properties(self, printer: Printer) -> None:
         if self.fastmath != xdsl_arith.FastMathFlagsAttr("none"):
             printer.print_string(" fastmath")
             self.fastmath.print_parameter(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
 
 
 @irdl_op_definition
-class SelectOp(IRDLOperation):
-    """`arith.select %c, %a, %b : T` (scalar i1 condition) or `: C, T` (elementwise)."""
+class SelectOp(xdsl_arith.SelectOp):
+    """`arith.select %c, %a, %b : T` (one i1 condition) or `: C, T` (C: i1 in T's shape)."""
 
     name = "arith.select"
 
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    cond = operand_def(_BOOL_LIKE)
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def(T)
+    cond = operand_def(_BOOL)
+    lhs = operand_def(AnyAttr())
+    rhs = operand_def(AnyAttr())
+    result = result_def(AnyAttr())
 
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        cond: SSAValue | Operation,
-        lhs: SSAValue | Operation,
-        rhs: SSAValue | Operation,
-    ):
-        lhs = SSAValue.get(lhs)
-        super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
+    assembly_format = None  # `: C, T` or `: T`, parsed below
 
     def verify_(self) -> None:
-        if shape_or_none(self.cond.type) is not None and self.cond.type != i1_like(
-            self.result.type
-        ):
+        if not self.lhs.type == self.rhs.type == self.result.type:
             raise VerifyException(
-                f"condition {self.cond.type} must be i1 or have the shape of the "
-                f"result {self.result.type}"
+                "failed to verify that all of {true_value, false_value, result} have same type"
+            )
+        condition = self.cond.type
+        if not _is_shaped(condition):
+            return
+        if shape_of(condition) != shape_of(self.result.type) or not _is_shaped(self.result.type):
+            raise VerifyException(
+                "failed to verify that condition is signless i1 or has matching shape"
+            )
+        expected = i1_like(self.result.type)
+        if condition != expected:
+            raise VerifyException(
+                "expected condition type to have the same shape as the result type, "
+                f"expected {expected}, but got {condition}"
             )
 
     @classmethod
@@ -253,7 +292,7 @@ class SelectOp(IRDLOperation):
             names.append(parser.parse_unresolved_operand())
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        cond_type: Attribute = IntegerType(1)
+        cond_type: Attribute = i1
         value_type = parser.parse_type()
         if parser.parse_optional_punctuation(","):
             cond_type, value_type = value_type, parser.parse_type()
@@ -269,7 +308,7 @@ class SelectOp(IRDLOperation):
         printer.print_list(self.operands, printer.print_operand)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        if shape_or_none(self.cond.type) is not None:
+        if _is_shaped(self.cond.type):
             printer.print_attribute(self.cond.type)
             printer.print_string(", ")
         printer.print_attribute(self.result.type)
@@ -280,117 +319,108 @@ class SelectOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 
 
-class _ShapedCast(IRDLOperation):
-    """An elementwise cast `$input : T to U`; T and U differ in element type only."""
+class _ShapedCast:
+    """An elementwise cast `%x : T to U`: same shape, element types as `cast_compatible` says."""
 
-    traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
-
-    def __init__(self, input: SSAValue | Operation, target_type: Attribute):
-        super().__init__(operands=[input], result_types=[target_type])
+    # The xDSL op's parse and print were generated from its own definition; with
+    # Operation's here, `irdl_op_definition` generates this op's from the format.
+    parse = vars(Operation)["parse"]
+    print = Operation.print
 
     def verify_(self) -> None:
-        source, target = self.operands[0].type, self.results[0].type
-        if _container_kind(source) is not _container_kind(target) or shape_or_none(
-            source
-        ) != shape_or_none(target):
+        source, target = self.operands[0].type, self.results[0].type  # type: ignore[attr-defined]
+        _verify_same_shape(source, target)
+        if not self.cast_compatible(element_type_of(source), element_type_of(target)):
             raise VerifyException(
-                f"operand type {source} and result type {target} must have the same shape"
+                f"operand type '{source}' and result type '{target}' are cast incompatible"
             )
-        self.verify_elements(element_type_of(source), element_type_of(target))
 
-    def verify_elements(self, source: Attribute, target: Attribute) -> None:
-        pass
+    @staticmethod
+    def cast_compatible(source: Attribute, target: Attribute) -> bool:
+        return True
 
 
 class _Widening(_ShapedCast):
-    def verify_elements(self, source: Attribute, target: Attribute) -> None:
-        if not _bitwidth(target) > _bitwidth(source):
-            raise VerifyException(
-                "destination bit-width must be larger than the input bit-width"
-            )
-
-
-class _Narrowing(_ShapedCast):
-    def verify_elements(self, source: Attribute, target: Attribute) -> None:
-        if not _bitwidth(target) < _bitwidth(source):
-            raise VerifyException(
-                "destination bit-width must be smaller than the input bit-width"
-            )
+    @staticmethod
+    def cast_compatible(source: Attribute, target: Attribute) -> bool:
+        return target.bitwidth > source.bitwidth  # type: ignore[attr-defined]
 
 
 @irdl_op_definition
-class ExtSIOp(_Widening):
+class ExtSIOp(_Widening, xdsl_arith.ExtSIOp):
     name = "arith.extsi"
-    input = operand_def(_INT_LIKE)
-    result = result_def(_INT_LIKE)
+    input = operand_def(_SIGNLESS_INT)
+    result = result_def(_SIGNLESS_INT)
+    traits = traits_def(Pure())
 
 
 @irdl_op_definition
-class ExtUIOp(_Widening):
+class ExtUIOp(_Widening, xdsl_arith.ExtUIOp):
     name = "arith.extui"
-    input = operand_def(_INT_LIKE)
-    result = result_def(_INT_LIKE)
+    input = operand_def(_SIGNLESS_INT)
+    result = result_def(_SIGNLESS_INT)
 
 
 @irdl_op_definition
-class TruncIOp(_Narrowing):
+class TruncIOp(_ShapedCast, xdsl_arith.TruncIOp):
     name = "arith.trunci"
-    input = operand_def(_INT_LIKE)
-    result = result_def(_INT_LIKE)
+    input = operand_def(_SIGNLESS_INT)
+    result = result_def(_SIGNLESS_INT)
+
+    @staticmethod
+    def cast_compatible(source: Attribute, target: Attribute) -> bool:
+        return target.bitwidth < source.bitwidth  # type: ignore[attr-defined]
 
 
 @irdl_op_definition
-class SIToFPOp(_ShapedCast):
+class SIToFPOp(_ShapedCast, xdsl_arith.SIToFPOp):
     name = "arith.sitofp"
-    input = operand_def(_INT_LIKE)
-    result = result_def(_FLOAT_LIKE)
+    input = operand_def(_SIGNLESS_INT)
+    result = result_def(_FLOAT)
 
 
 @irdl_op_definition
-class UIToFPOp(_ShapedCast):
+class UIToFPOp(_ShapedCast, xdsl_arith.UIToFPOp):
     name = "arith.uitofp"
-    input = operand_def(_INT_LIKE)
-    result = result_def(_FLOAT_LIKE)
+    input = operand_def(_SIGNLESS_INT)
+    result = result_def(_FLOAT)
 
 
 @irdl_op_definition
-class FPToSIOp(_ShapedCast):
+class FPToSIOp(_ShapedCast, xdsl_arith.FPToSIOp):
     name = "arith.fptosi"
-    input = operand_def(_FLOAT_LIKE)
-    result = result_def(_INT_LIKE)
+    input = operand_def(_FLOAT)
+    result = result_def(_SIGNLESS_INT)
 
 
 @irdl_op_definition
-class FPToUIOp(_ShapedCast):
+class FPToUIOp(_ShapedCast, xdsl_arith.FPToUIOp):
     name = "arith.fptoui"
-    input = operand_def(_FLOAT_LIKE)
-    result = result_def(_INT_LIKE)
+    input = operand_def(_FLOAT)
+    result = result_def(_SIGNLESS_INT)
 
 
 @irdl_op_definition
-class IndexCastOp(_ShapedCast):
+class IndexCastOp(_ShapedCast, xdsl_arith.IndexCastOp):
     name = "arith.index_cast"
-    input = operand_def(_INT_LIKE)
-    result = result_def(_INT_LIKE)
+    input = operand_def(_SIGNLESS_INT_OR_INDEX)
+    result = result_def(_SIGNLESS_INT_OR_INDEX)
 
-    def verify_elements(self, source: Attribute, target: Attribute) -> None:
-        if isinstance(source, IndexType) == isinstance(target, IndexType):
-            raise VerifyException(
-                f"operand type {self.input.type} and result type {self.result.type} "
-                "are cast incompatible"
-            )
+    @staticmethod
+    def cast_compatible(source: Attribute, target: Attribute) -> bool:
+        return isinstance(source, IndexType) != isinstance(target, IndexType)
 
 
 @irdl_op_definition
-class BitcastOp(_ShapedCast):
+class BitcastOp(_ShapedCast, xdsl_arith.BitcastOp):
     name = "arith.bitcast"
-    input = operand_def(_INT_LIKE | _FLOAT_LIKE)
-    result = result_def(_INT_LIKE | _FLOAT_LIKE)
+    input = operand_def(_INT_OR_FLOAT)
+    result = result_def(_INT_OR_FLOAT)
 
-    def verify_elements(self, source: Attribute, target: Attribute) -> None:
-        if _bitwidth(source) != _bitwidth(target):
-            raise VerifyException("operand and result types must have equal bitwidths")
+    @staticmethod
+    def cast_compatible(source: Attribute, target: Attribute) -> bool:
+        return source.bitwidth == target.bitwidth  # type: ignore[attr-defined]
 
 
 @irdl_op_definition
@@ -398,6 +428,11 @@ class RemFOp(xdsl_arith.FloatingPointLikeBinaryOperation):
     """`arith.remf`: the floating-point remainder, with the sign of the dividend (C fmod)."""
 
     name = "arith.remf"
+
+    T: ClassVar = VarConstraint("T", _FLOAT)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
 
 
 REPLACED_OPS: tuple[type[Operation], ...] = (
@@ -414,7 +449,7 @@ REPLACED_OPS: tuple[type[Operation], ...] = (
     IndexCastOp,
     BitcastOp,
 )
-"""The ops redefined here; each keeps the name of the xDSL op it replaces."""
+"""The ops redefined here; each subclasses the xDSL op whose name it keeps."""
 
 _REPLACED_NAMES = {op.name for op in REPLACED_OPS}
 

@@ -9,7 +9,10 @@
 
 Each stores its attributes as MLIR does, so the generic form is the one
 Triton's parser reads.  `LLVM` and `GPU` below are xDSL's dialects with these
-ops added or replaced; tnpu's context registers them in place of xDSL's.
+ops added or replaced (`GpuBarrierOp` subclasses xDSL's, so either class
+matches it); tnpu's context registers them in place of xDSL's.  Drop
+`AssumeOp` when xDSL's `llvm` has it and `GpuBarrierOp` when xDSL's prints
+`gpu.barrier` in a form it parses back.
 """
 
 from __future__ import annotations
@@ -83,8 +86,8 @@ class AssumeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class GpuBarrierOp(IRDLOperation):
-    """`gpu.barrier`: synchronise the threads of a GPU block."""
+class GpuBarrierOp(xdsl_gpu.BarrierOp):
+    """`gpu.barrier`: synchronise the threads of a GPU block (xDSL's op, with its syntax)."""
 
     name = "gpu.barrier"
 

@@ -60,7 +60,7 @@ from tnpu.dialects.shapes import element_type_of, with_element_type
 EXACT_IN_F32: tuple[type[Operation], ...] = (
     xdsl_arith.AddfOp, xdsl_arith.SubfOp, xdsl_arith.MulfOp, xdsl_arith.DivfOp,
     xdsl_arith.NegfOp, xdsl_arith.MaximumfOp, xdsl_arith.MinimumfOp, xdsl_arith.MaxnumfOp,
-    xdsl_arith.MinnumfOp, arith.RemFOp, arith.CmpfOp, xdsl_arith.CmpfOp, math.SqrtOp,
+    xdsl_arith.MinnumfOp, arith.RemFOp, xdsl_arith.CmpfOp, math.SqrtOp,
     math.AbsFOp, math.CopySignOp, math.FloorOp, math.CeilOp, math.RoundOp, math.RoundEvenOp,
     math.TruncOp,
 )  # fmt: skip
