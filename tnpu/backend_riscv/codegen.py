@@ -19,10 +19,10 @@ Anything without a lowering raises `CompileError` naming the op.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -39,6 +39,7 @@ from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Location, Scalar, Tile, constant_bits
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
+from tnpu.dialects.dispatch import entry_for
 
 GRID_ARGUMENTS = ("pid_x", "pid_y", "pid_z", "num_programs_x", "num_programs_y", "num_programs_z")
 """Trailing int32 arguments of every generated kernel function."""
@@ -233,7 +234,7 @@ class KernelCodegen(KernelEmitter):
 
     def _bind_constant(self, op: Operation) -> bool:
         """Bind a scalar constant's value at compile time; False for other ops."""
-        if op.name != "arith.constant" or isinstance(op.results[0].type, TensorType):
+        if not isinstance(op, arith.ConstantOp) or isinstance(op.results[0].type, TensorType):
             return False
         element = self.element(op.results[0], op)
         bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
@@ -243,7 +244,7 @@ class KernelCodegen(KernelEmitter):
         return True
 
     def emit_op(self, op: Operation) -> None:
-        handler = _HANDLERS.get(op.name)
+        handler = entry_for(_HANDLERS, op)
         if handler is None:
             raise CompileError(op, "has no RISC-V lowering")
         self.asm.comment(op.name)
@@ -414,34 +415,34 @@ def _is_scalar_compute(op: Operation) -> bool:
     """A scalar arith/math op (no tiles), lowered as part of a one-element program."""
     if op.dialect_name() not in ("arith", "math"):
         return False
-    if op.name == "arith.constant":
+    if isinstance(op, arith.ConstantOp):
         return not isinstance(op.results[0].type, TensorType)
     return not any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
 
 
-_HANDLERS = {
-    "tile.program_id": KernelCodegen._program_id,
-    "tile.num_programs": KernelCodegen._num_programs,
-    "tile.buffer_cast": KernelCodegen._buffer_cast,
-    "tile.map": KernelCodegen._map,
-    "tile.return": KernelCodegen._return,
-    "tile.load": transfers.emit_load,
-    "tile.store": transfers.emit_store,
-    "tile.gather": transfers.emit_gather,
-    "tile.scatter": transfers.emit_scatter,
-    "tile.atomic_rmw": transfers.emit_atomic,
-    "tile.atomic_cas": transfers.emit_atomic,
-    "tile.assert": transfers.emit_assert,
-    "tile.broadcast": vector_unit.emit_broadcast,
-    "tile.transpose": vector_unit.emit_transpose,
-    "tile.reshape": vector_unit.emit_reshape,
-    "tile.iota": vector_unit.emit_iota,
-    "tile.reduce": vector_unit.emit_reduce,
-    "tile.scan": vector_unit.emit_scan,
-    "tile.matmul": vector_unit.emit_matmul,
-    "arith.constant": KernelCodegen._tensor_constant,
-    "scf.for": KernelCodegen._for,
-    "scf.if": KernelCodegen._if,
-    "scf.while": KernelCodegen._while,
+_HANDLERS: dict[type[Operation], Callable[..., None]] = {
+    tile.ProgramIdOp: KernelCodegen._program_id,
+    tile.NumProgramsOp: KernelCodegen._num_programs,
+    tile.BufferCastOp: KernelCodegen._buffer_cast,
+    tile.MapOp: KernelCodegen._map,
+    tile.ReturnOp: KernelCodegen._return,
+    tile.LoadOp: transfers.emit_load,
+    tile.StoreOp: transfers.emit_store,
+    tile.GatherOp: transfers.emit_gather,
+    tile.ScatterOp: transfers.emit_scatter,
+    tile.AtomicRMWOp: transfers.emit_atomic,
+    tile.AtomicCASOp: transfers.emit_atomic,
+    tile.AssertOp: transfers.emit_assert,
+    tile.BroadcastOp: vector_unit.emit_broadcast,
+    tile.TransposeOp: vector_unit.emit_transpose,
+    tile.ReshapeOp: vector_unit.emit_reshape,
+    tile.IotaOp: vector_unit.emit_iota,
+    tile.ReduceOp: vector_unit.emit_reduce,
+    tile.ScanOp: vector_unit.emit_scan,
+    tile.MatmulOp: vector_unit.emit_matmul,
+    arith.ConstantOp: KernelCodegen._tensor_constant,
+    scf.ForOp: KernelCodegen._for,
+    scf.IfOp: KernelCodegen._if,
+    scf.WhileOp: KernelCodegen._while,
 }
-"""Lowering of each op by name (tnpu's and xDSL's classes of one op share a name)."""
+"""Lowering of each op, by class (see tnpu.dialects.dispatch)."""

@@ -20,17 +20,20 @@ registers before the loop while registers last.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from xdsl.dialects import arith as xdsl_arith
+from xdsl.dialects import arith, math
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, StripLoop
 from tnpu.backend_riscv.elements import Element, element_of, lmul_name
 from tnpu.backend_riscv.storage import Constant, Scalar, constant_bits
 from tnpu.diagnostics import CompileError
+from tnpu.dialects import tt
+from tnpu.dialects.arith import RemFOp
+from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.shapes import element_type_of
 
 
@@ -98,7 +101,7 @@ def _widest_bits(program: ElementwiseProgram) -> int:
         for v in values
         if not _element(v, program.anchor).is_mask
     ]
-    if any(op.name == "arith.remf" for op in program.ops):
+    if any(isinstance(op, RemFOp) for op in program.ops):
         widths.append(64)  # f32 fmod runs in f64
     if any(_converts_half_float(op, program.anchor) for op in program.ops):
         widths.append(32)  # 16-bit floats convert through f32
@@ -107,7 +110,7 @@ def _widest_bits(program: ElementwiseProgram) -> int:
 
 def _converts_half_float(op: Operation, anchor: Operation) -> bool:
     """Whether `op` is a conversion from or to f16/bf16 (which goes through f32)."""
-    if op.name not in _CONVERSIONS:
+    if not isinstance(op, _CONVERSIONS):
         return False
     return any(_element(value, anchor).half_float for value in (*op.operands, *op.results))
 
@@ -131,47 +134,51 @@ class _Pending:
     stride: str | None
 
 
-_CMPI = xdsl_arith.CMPI_COMPARISON_OPERATIONS
-_CMPF = xdsl_arith.CMPF_COMPARISON_OPERATIONS
+_CMPI = arith.CMPI_COMPARISON_OPERATIONS
+_CMPF = arith.CMPF_COMPARISON_OPERATIONS
 
-# name -> (mnemonic, commutative, mnemonic with the uniform operand first)
-_INT_BINARY: dict[str, tuple[str, bool, str | None]] = {
-    "arith.addi": ("vadd", True, None),
-    "arith.subi": ("vsub", False, "vrsub"),
-    "arith.muli": ("vmul", True, None),
-    "arith.divsi": ("vdiv", False, None),
-    "arith.divui": ("vdivu", False, None),
-    "arith.remsi": ("vrem", False, None),
-    "arith.remui": ("vremu", False, None),
-    "arith.andi": ("vand", True, None),
-    "arith.ori": ("vor", True, None),
-    "arith.xori": ("vxor", True, None),
-    "arith.shli": ("vsll", False, None),
-    "arith.shrsi": ("vsra", False, None),
-    "arith.shrui": ("vsrl", False, None),
-    "arith.maxsi": ("vmax", True, None),
-    "arith.minsi": ("vmin", True, None),
-    "arith.maxui": ("vmaxu", True, None),
-    "arith.minui": ("vminu", True, None),
-    "tt.mulhiui": ("vmulhu", True, None),
+# Instruction tables by op class (see tnpu.dialects.dispatch).
+# op -> (mnemonic, commutative, mnemonic with the uniform operand first)
+_INT_BINARY: dict[type[Operation], tuple[str, bool, str | None]] = {
+    arith.AddiOp: ("vadd", True, None),
+    arith.SubiOp: ("vsub", False, "vrsub"),
+    arith.MuliOp: ("vmul", True, None),
+    arith.DivSIOp: ("vdiv", False, None),
+    arith.DivUIOp: ("vdivu", False, None),
+    arith.RemSIOp: ("vrem", False, None),
+    arith.RemUIOp: ("vremu", False, None),
+    arith.AndIOp: ("vand", True, None),
+    arith.OrIOp: ("vor", True, None),
+    arith.XOrIOp: ("vxor", True, None),
+    arith.ShLIOp: ("vsll", False, None),
+    arith.ShRSIOp: ("vsra", False, None),
+    arith.ShRUIOp: ("vsrl", False, None),
+    arith.MaxSIOp: ("vmax", True, None),
+    arith.MinSIOp: ("vmin", True, None),
+    arith.MaxUIOp: ("vmaxu", True, None),
+    arith.MinUIOp: ("vminu", True, None),
+    tt.MulhiUIOp: ("vmulhu", True, None),
 }
-_FLOAT_BINARY: dict[str, tuple[str, bool, str | None]] = {
-    "arith.addf": ("vfadd", True, None),
-    "arith.subf": ("vfsub", False, "vfrsub"),
-    "arith.mulf": ("vfmul", True, None),
-    "arith.divf": ("vfdiv", False, "vfrdiv"),
-    "arith.maxnumf": ("vfmax", True, None),
-    "arith.minnumf": ("vfmin", True, None),
-    "math.copysign": ("vfsgnj", False, None),
+_FLOAT_BINARY: dict[type[Operation], tuple[str, bool, str | None]] = {
+    arith.AddfOp: ("vfadd", True, None),
+    arith.SubfOp: ("vfsub", False, "vfrsub"),
+    arith.MulfOp: ("vfmul", True, None),
+    arith.DivfOp: ("vfdiv", False, "vfrdiv"),
+    arith.MaxnumfOp: ("vfmax", True, None),
+    arith.MinnumfOp: ("vfmin", True, None),
+    math.CopySignOp: ("vfsgnj", False, None),
 }
-_CONVERSIONS = ("arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf",
-                "arith.truncf")  # fmt: skip
-_DIVISIONS = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui")
-_SHIFTS = ("arith.shli", "arith.shrsi", "arith.shrui")
-_MASK_LOGIC = {"arith.andi": "vmand.mm", "arith.ori": "vmor.mm", "arith.xori": "vmxor.mm",
-               "arith.addi": "vmxor.mm", "arith.subi": "vmxor.mm"}  # fmt: skip
-_ROUNDINGS = ("math.roundeven", "math.trunc", "math.floor", "math.ceil", "math.round")
-_FLOAT_UNARY = {"math.sqrt": "vfsqrt.v", "math.absf": "vfabs.v", "arith.negf": "vfneg.v"}
+_CONVERSIONS = (arith.SIToFPOp, arith.UIToFPOp, arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp,
+                arith.TruncFOp)  # fmt: skip
+_SIGNED_CASTS = (arith.ExtSIOp, arith.IndexCastOp, arith.SIToFPOp, arith.FPToSIOp)
+_DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
+_SHIFTS = (arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp)
+_MASK_LOGIC = {arith.AndIOp: "vmand.mm", arith.OrIOp: "vmor.mm", arith.XOrIOp: "vmxor.mm",
+               arith.AddiOp: "vmxor.mm", arith.SubiOp: "vmxor.mm"}  # fmt: skip
+_ROUNDINGS = {math.RoundEvenOp: "roundeven", math.TruncOp: "trunc", math.FloorOp: "floor",
+              math.CeilOp: "ceil", math.RoundOp: "round"}  # fmt: skip
+_FLOAT_UNARY = {math.SqrtOp: "vfsqrt.v", math.AbsFOp: "vfabs.v", arith.NegfOp: "vfneg.v"}
+_NAN_PROPAGATING = {arith.MaximumfOp: "vfmax", arith.MinimumfOp: "vfmin"}
 
 # Comparisons, as (mnemonic stem, swap operands, negate result) of a basic form.
 _ICMP = {
@@ -240,7 +247,7 @@ class _ElementwiseLowering:
                 else:
                     self.values[value] = source
             for op in program.ops:
-                if op.name == "arith.constant":
+                if isinstance(op, arith.ConstantOp):
                     element = _element(op.results[0], op)
                     bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
                     if bits is None:
@@ -256,7 +263,7 @@ class _ElementwiseLowering:
                     if isinstance(pending, _Pending) and pending.pointer is not None:
                         loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
                 for index, op in enumerate(program.ops):
-                    if op.name != "arith.constant":
+                    if not isinstance(op, arith.ConstantOp):
                         self._lower(op)
                     self._release_dead(op, index)
                 for value, out in outputs:
@@ -465,22 +472,21 @@ class _ElementwiseLowering:
     # -- ops ------------------------------------------------------------------
 
     def _lower(self, op: Operation) -> None:
-        name = op.name
         if op.regions:
             raise CompileError(op, "ops with regions cannot be vectorized in a body")
-        if name in _MASK_LOGIC and _element(op.results[0], op).is_mask:
-            return self._mask_logic(op, _MASK_LOGIC[name])
-        if name in _INT_BINARY:
-            return self._binary(op, _INT_BINARY[name], "x")
-        if name in _FLOAT_BINARY:
-            return self._binary(op, _FLOAT_BINARY[name], "f")
-        if name in _FLOAT_UNARY:
-            return self._unary(op, _FLOAT_UNARY[name])
-        if name in ("arith.maximumf", "arith.minimumf"):
-            return self._nan_propagating(op, "vfmax" if name == "arith.maximumf" else "vfmin")
-        if name in _ROUNDINGS:
-            return self._round(op, name.removeprefix("math."))
-        handler = _HANDLERS.get(name)
+        if (mask_logic := entry_for(_MASK_LOGIC, op)) and _element(op.results[0], op).is_mask:
+            return self._mask_logic(op, mask_logic)
+        if entry := entry_for(_INT_BINARY, op):
+            return self._binary(op, entry, "x")
+        if entry := entry_for(_FLOAT_BINARY, op):
+            return self._binary(op, entry, "f")
+        if mnemonic := entry_for(_FLOAT_UNARY, op):
+            return self._unary(op, mnemonic)
+        if mnemonic := entry_for(_NAN_PROPAGATING, op):
+            return self._nan_propagating(op, mnemonic)
+        if kind := entry_for(_ROUNDINGS, op):
+            return self._round(op, kind)
+        handler = entry_for(_HANDLERS, op)
         if handler is None:
             raise CompileError(op, "has no RVV lowering (run expand-math for math functions)")
         handler(self, op)
@@ -491,7 +497,7 @@ class _ElementwiseLowering:
         element = _element(op.results[0], op)
         if element.half_float:
             raise CompileError(op, f"{element.half_float} arithmetic needs extension to f32 first")
-        if op.name in _DIVISIONS + _SHIFTS and not self._safe_divisor_or_shift(op, rhs, element):
+        if isinstance(op, _DIVISIONS + _SHIFTS) and not self._safe_divisor_or_shift(op, rhs, element):
             return self._guarded_binary(op, mnemonic, element)
         scalar = self._f if scalar_kind == "f" else self._x
         self._sew(element.bits)
@@ -512,7 +518,7 @@ class _ElementwiseLowering:
         held = self.values.get(rhs)
         if not isinstance(held, Constant):
             return False
-        if op.name in _DIVISIONS:
+        if isinstance(op, _DIVISIONS):
             return held.bits != 0
         return 0 <= held.bits < element.bits
 
@@ -525,7 +531,7 @@ class _ElementwiseLowering:
         a, b = (self._v(v).register for v in op.operands)
         self._sew(element.bits)
         result = self._result(op)
-        if op.name == "arith.shrsi":
+        if isinstance(op, arith.ShRSIOp):
             amount = self._temp()
             with self.asm.ints(1) as (limit,):
                 self.asm.li(limit, element.bits - 1)
@@ -533,7 +539,7 @@ class _ElementwiseLowering:
             self.asm.emit("vsra.vv", result, a, amount)
             return
         self.asm.emit(f"{mnemonic}.vv", result, a, b)
-        if op.name in _DIVISIONS:
+        if isinstance(op, _DIVISIONS):
             self.asm.emit("vmseq.vi", "v0", b, 0)
         else:
             with self.asm.ints(1) as (limit,):
@@ -797,11 +803,10 @@ class _ElementwiseLowering:
         return source
 
     def _cast(self, op: Operation) -> None:
-        name = op.name
         source_value, result_value = op.operands[0], op.results[0]
         source_element, result_element = _element(source_value, op), _element(result_value, op)
-        signed = name in ("arith.extsi", "arith.index_cast", "arith.sitofp", "arith.fptosi")
-        if name == "arith.bitcast":
+        signed = isinstance(op, _SIGNED_CASTS)
+        if isinstance(op, arith.BitcastOp):
             source = self._v(source_value)
             self._sew(result_element.bits)
             self.asm.emit("vmv.v.v", self._result(op), source.register)
@@ -1081,7 +1086,7 @@ class _ElementwiseLowering:
         """Low and high halves of the double-width product."""
         a, b = (self._v(v).register for v in op.operands)
         self._sew(_element(op.results[0], op).bits)
-        high = "vmulhu.vv" if op.name == "arith.mului_extended" else "vmulh.vv"
+        high = "vmulhu.vv" if isinstance(op, arith.MulUIExtendedOp) else "vmulh.vv"
         self.asm.emit("vmul.vv", self._result(op, 0), a, b)
         self.asm.emit(high, self._result(op, 1), a, b)
 
@@ -1100,26 +1105,25 @@ def _f64_bits(value: float) -> int:
     return struct.unpack("<q", struct.pack("<d", value))[0]
 
 
-_HANDLERS = {
-    "arith.cmpi": _ElementwiseLowering._icmp,
-    "arith.cmpf": _ElementwiseLowering._fcmp,
-    "arith.select": _ElementwiseLowering._select,
-    "arith.extsi": _ElementwiseLowering._cast,
-    "arith.extui": _ElementwiseLowering._cast,
-    "arith.trunci": _ElementwiseLowering._cast,
-    "arith.index_cast": _ElementwiseLowering._cast,
-    "arith.index_castui": _ElementwiseLowering._cast,
-    "arith.sitofp": _ElementwiseLowering._cast,
-    "arith.uitofp": _ElementwiseLowering._cast,
-    "arith.fptosi": _ElementwiseLowering._cast,
-    "arith.fptoui": _ElementwiseLowering._cast,
-    "arith.extf": _ElementwiseLowering._cast,
-    "arith.truncf": _ElementwiseLowering._cast,
-    "arith.bitcast": _ElementwiseLowering._cast,
-    "arith.remf": _ElementwiseLowering._remf,
-    "math.fma": _ElementwiseLowering._fma,
-    "arith.mului_extended": _ElementwiseLowering._multiply_extended,
-    "arith.mulsi_extended": _ElementwiseLowering._multiply_extended,
-    "math.absi": _ElementwiseLowering._absi,
-    "math.rsqrt": _ElementwiseLowering._rsqrt,
+_HANDLERS: dict[type[Operation], Callable[..., None]] = {
+    arith.CmpiOp: _ElementwiseLowering._icmp,
+    arith.CmpfOp: _ElementwiseLowering._fcmp,
+    arith.SelectOp: _ElementwiseLowering._select,
+    arith.ExtSIOp: _ElementwiseLowering._cast,
+    arith.ExtUIOp: _ElementwiseLowering._cast,
+    arith.TruncIOp: _ElementwiseLowering._cast,
+    arith.IndexCastOp: _ElementwiseLowering._cast,
+    arith.SIToFPOp: _ElementwiseLowering._cast,
+    arith.UIToFPOp: _ElementwiseLowering._cast,
+    arith.FPToSIOp: _ElementwiseLowering._cast,
+    arith.FPToUIOp: _ElementwiseLowering._cast,
+    arith.ExtFOp: _ElementwiseLowering._cast,
+    arith.TruncFOp: _ElementwiseLowering._cast,
+    arith.BitcastOp: _ElementwiseLowering._cast,
+    RemFOp: _ElementwiseLowering._remf,
+    math.FmaOp: _ElementwiseLowering._fma,
+    arith.MulUIExtendedOp: _ElementwiseLowering._multiply_extended,
+    arith.MulSIExtendedOp: _ElementwiseLowering._multiply_extended,
+    math.AbsIOp: _ElementwiseLowering._absi,
+    math.RsqrtOp: _ElementwiseLowering._rsqrt,
 }

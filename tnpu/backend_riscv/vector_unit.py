@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, Cursor, StripLoop, for_each_row
@@ -27,6 +28,7 @@ from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
+from tnpu.dialects.dispatch import entry_for
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
@@ -119,50 +121,56 @@ def emit_iota(cg: KernelEmitter, op: tile.IotaOp) -> None:
 
 # -- reductions and scans ---------------------------------------------------
 
-# combiner op -> (reduction instruction, identity as a function of the element)
-_FLOAT_REDUCTIONS = {
-    "arith.addf": "vfredosum.vs",
-    "arith.maxnumf": "vfredmax.vs",
-    "arith.minnumf": "vfredmin.vs",
-    "arith.maximumf": "vfredmax.vs",
-    "arith.minimumf": "vfredmin.vs",
+# combiner op class -> reduction instruction (tables by class: see tnpu.dialects.dispatch)
+_FLOAT_REDUCTIONS: dict[type[Operation], str] = {
+    arith.AddfOp: "vfredosum.vs",
+    arith.MaxnumfOp: "vfredmax.vs",
+    arith.MinnumfOp: "vfredmin.vs",
+    arith.MaximumfOp: "vfredmax.vs",
+    arith.MinimumfOp: "vfredmin.vs",
 }
-_INT_REDUCTIONS = {
-    "arith.addi": "vredsum.vs",
-    "arith.maxsi": "vredmax.vs",
-    "arith.minsi": "vredmin.vs",
-    "arith.maxui": "vredmaxu.vs",
-    "arith.minui": "vredminu.vs",
-    "arith.andi": "vredand.vs",
-    "arith.ori": "vredor.vs",
-    "arith.xori": "vredxor.vs",
+_INT_REDUCTIONS: dict[type[Operation], str] = {
+    arith.AddiOp: "vredsum.vs",
+    arith.MaxSIOp: "vredmax.vs",
+    arith.MinSIOp: "vredmin.vs",
+    arith.MaxUIOp: "vredmaxu.vs",
+    arith.MinUIOp: "vredminu.vs",
+    arith.AndIOp: "vredand.vs",
+    arith.OrIOp: "vredor.vs",
+    arith.XOrIOp: "vredxor.vs",
 }
-_NAN_PROPAGATING = ("arith.maximumf", "arith.minimumf")
+_NAN_PROPAGATING = (arith.MaximumfOp, arith.MinimumfOp)
 
 
-def _identity(name: str, element: Element) -> int:
+def _identity(combiner: Operation, element: Element) -> int:
     """Bits of the combiner's identity element."""
     bits = element.bits
     if element.is_float:
         negative_infinity = {32: 0xFF800000, 64: 0xFFF0000000000000}[bits]
         positive_infinity = {32: 0x7F800000, 64: 0x7FF0000000000000}[bits]
         negative_zero = {32: 0x80000000, 64: 0x8000000000000000}[bits]
-        value = {"arith.addf": negative_zero}.get(name)
-        if value is None:
-            value = negative_infinity if "max" in name else positive_infinity
+        if isinstance(combiner, arith.AddfOp):
+            value = negative_zero
+        elif isinstance(combiner, arith.MaxnumfOp | arith.MaximumfOp):
+            value = negative_infinity
+        else:
+            value = positive_infinity
         return value - (1 << bits) if value >= 1 << (bits - 1) else value
     if element.is_mask:
-        return {"arith.andi": 1}.get(name, 0)
+        return 1 if isinstance(combiner, arith.AndIOp) else 0
     smallest, largest = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    return {
-        "arith.addi": 0, "arith.ori": 0, "arith.xori": 0, "arith.maxui": 0,
-        "arith.andi": -1, "arith.minui": -1,
-        "arith.maxsi": smallest, "arith.minsi": largest,
-    }[name]  # fmt: skip
+    identities: dict[type[Operation], int] = {
+        arith.AddiOp: 0, arith.OrIOp: 0, arith.XOrIOp: 0, arith.MaxUIOp: 0,
+        arith.AndIOp: -1, arith.MinUIOp: -1,
+        arith.MaxSIOp: smallest, arith.MinSIOp: largest,
+    }  # fmt: skip
+    identity = entry_for(identities, combiner)
+    assert identity is not None, f"{combiner.name} has no reduction instruction"
+    return identity
 
 
-def _single_op_combiner(op: tile.ReduceOp) -> str | None:
-    """The combiner's op name if it is `yield op(acc, new)` (in either order)."""
+def _single_op_combiner(op: tile.ReduceOp) -> Operation | None:
+    """The combiner's op if it is `yield op(acc, new)` (in either order)."""
     block = op.combiner.block
     ops = list(block.ops)
     if len(op.inputs) != 1 or len(ops) != 2:
@@ -172,7 +180,7 @@ def _single_op_combiner(op: tile.ReduceOp) -> str | None:
         return None
     if set(combine.operands) != set(block.args) or len(combine.operands) != 2:
         return None
-    return combine.name
+    return combine
 
 
 def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
@@ -182,12 +190,13 @@ def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     table = _FLOAT_REDUCTIONS if element.is_float else _INT_REDUCTIONS
     if element.is_mask:
         table = {k: v for k, v in _INT_REDUCTIONS.items() if k in _MASK_REDUCIBLE}
+    instruction = entry_for(table, combiner) if combiner is not None else None
     if (
         op.axis.value.data == len(source.shape) - 1
-        and combiner in table
+        and instruction is not None
         and not element.half_float
     ):
-        _horizontal_reduce(cg, op, source, table[combiner], combiner)  # type: ignore[index]
+        _horizontal_reduce(cg, op, source, instruction, combiner)  # type: ignore[arg-type]
     else:
         _fold(cg, op, scan=False)
 
@@ -196,11 +205,11 @@ def emit_scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     _fold(cg, op, scan=True)
 
 
-_MASK_REDUCIBLE = ("arith.andi", "arith.ori", "arith.xori", "arith.maxui", "arith.minui")
+_MASK_REDUCIBLE = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.MaxUIOp, arith.MinUIOp)
 
 
 def _horizontal_reduce(
-    cg: KernelEmitter, op: tile.ReduceOp, source: Tile, instruction: str, combiner: str
+    cg: KernelEmitter, op: tile.ReduceOp, source: Tile, instruction: str, combiner: Operation
 ) -> None:
     """Each row reduced by one RVV reduction instruction chained across strips."""
     asm, element = cg.asm, source.element
@@ -208,7 +217,7 @@ def _horizontal_reduce(
     dest = cg.new_place(op.results_[0], op)
     columns = source.shape[-1]
     rows = source.count // columns
-    propagate_nan = combiner in _NAN_PROPAGATING
+    propagate_nan = isinstance(combiner, _NAN_PROPAGATING)
     store = {8: "sb", 16: "sh", 32: "sw", 64: "sd"}[bits]
     with asm.ints(6) as (source_row, dest_pointer, identity, row, pointer, result):
         asm.scratch_address(source_row, source.offset)

@@ -24,6 +24,7 @@ from xdsl.rewriter import InsertPoint
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
+from tnpu.dialects.dispatch import entry_for
 from tnpu.lowering.affine import AffineIndex, Box, IndexEmitter, Scalar
 from tnpu.lowering.pointer_analysis import Lowered, Pointer, PointerTensor, ScalarPointer
 from tnpu.lowering.scalar_facts import ScalarFacts
@@ -109,7 +110,7 @@ class KernelLowering:
             self.lower_op(op)
 
     def lower_op(self, op: Operation) -> None:
-        lower = next((self.lowerings[c] for c in type(op).__mro__ if c in self.lowerings), None)
+        lower = entry_for(self.lowerings, op)
         if lower is None:
             raise CompileError(op, "has no lowering to the tile dialect")
         outer, self.op = self.op, op

@@ -13,6 +13,7 @@ from xdsl.rewriter import Rewriter
 
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tt
+from tnpu.dialects.dispatch import entry_for
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings, dispatch_table
 from tnpu.lowering.op_lowerings import (
     asserts,
@@ -51,7 +52,7 @@ REFUSED: dict[type[Operation], str] = {
 
 
 def refuse(lowering: KernelLowering, op: Operation) -> None:
-    reason = next(REFUSED[c] for c in type(op).__mro__ if c in REFUSED)
+    reason = entry_for(REFUSED, op)
     raise CompileError(op, f"cannot be lowered to the tile dialect: {reason}")
 
 

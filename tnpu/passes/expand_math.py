@@ -2227,11 +2227,11 @@ EXPANSIONS: tuple[type[MathExpansion], ...] = (
 class RefuseUnexpandable(RewritePattern):
     """A `math` op the target lacks and no pattern expands is an error naming it."""
 
-    expandable: frozenset[str]
-    """Names of the ops that are native or have an expansion."""
+    expandable: tuple[type[Operation], ...]
+    """The ops that are native or have an expansion."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.dialect_name() == "math" and op.name not in self.expandable:
+        if op.dialect_name() == "math" and not isinstance(op, self.expandable):
             short = op.name.removeprefix("math.")
             raise CompileError(
                 op,
@@ -2270,9 +2270,9 @@ class ExpandMathPass(ModulePass):
                 f"expand-math: unknown math op(s) {', '.join(unknown)} in native="
                 f"{','.join(self.native)}; known: {', '.join(sorted(known))}"
             )
-        native = {f"math.{name}" for name in self.native}
-        patterns = [p() for p in EXPANSIONS if p.op_type.name not in native]
-        expandable = frozenset(native | {p.op_type.name for p in EXPANSIONS})
+        native = tuple(o for o in Math.operations if o.name.removeprefix("math.") in self.native)
+        patterns = [p() for p in EXPANSIONS if p.op_type not in native]
+        expandable = (*native, *(p.op_type for p in EXPANSIONS))
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [*patterns, RefuseUnexpandable(expandable)], dce_enabled=False

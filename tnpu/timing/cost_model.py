@@ -29,6 +29,7 @@ from enum import Enum
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
+from xdsl.dialects.math import FmaOp
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.traits import IsTerminator
 
@@ -249,18 +250,16 @@ def element_bits(type_: Attribute) -> int:
     return element.bitwidth  # type: ignore[attr-defined]
 
 
-_MOVES = frozenset(
-    {"arith.constant", "arith.select", "arith.bitcast", "arith.extf", "arith.truncf",
-     "arith.sitofp", "arith.uitofp"}
-)
+_MOVES = (arith.ConstantOp, arith.SelectOp, arith.BitcastOp, arith.ExtFOp, arith.TruncFOp,
+          arith.SIToFPOp, arith.UIToFPOp)  # fmt: skip
 """Ops with float results that compute nothing: they move or convert bits."""
 
 
 def _flops(op: Operation) -> int:
     """Floating-point operations of one scalar op (a fused multiply-add counts two)."""
-    if op.name in _MOVES or not any(isinstance(t, AnyFloat) for t in op.result_types):
+    if isinstance(op, _MOVES) or not any(isinstance(t, AnyFloat) for t in op.result_types):
         return 0
-    return 2 if op.name == "math.fma" else 1
+    return 2 if isinstance(op, FmaOp) else 1
 
 
 @dataclass(frozen=True)

@@ -512,4 +512,4 @@ def is_free(op: Operation) -> bool:
     touches_tiles = any(
         isinstance(t, TensorType) for t in (*op.operand_types, *op.result_types)
     )
-    return op.name.partition(".")[0] in ("arith", "math") and not touches_tiles
+    return op.dialect_name() in ("arith", "math") and not touches_tiles
