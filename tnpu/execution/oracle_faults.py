@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import BFloat16Type, Float64Type, IntegerType, ModuleOp
 from xdsl.ir import Operation
 
@@ -47,13 +48,13 @@ class OracleFault:
     """The rung whose result the others are compared with instead of Triton's interpreter."""
 
 
-RIGHT_ON_BF16 = frozenset({
-    "arith.constant", "arith.select", "arith.bitcast", "arith.extf", "arith.truncf",
-    "arith.fptosi", "arith.fptoui", "arith.sitofp", "arith.uitofp", "tt.fp_to_fp", "tt.load",
-    "tt.store", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans",
-    "tt.bitcast", "tt.reduce.return", "tt.scan.return", "scf.yield", "scf.for", "scf.if",
-    "scf.while", "scf.condition", "tt.return", "tt.call", "tt.reduce", "tt.scan",
-})  # fmt: skip
+RIGHT_ON_BF16: tuple[type[Operation], ...] = (
+    arith.ConstantOp, arith.SelectOp, arith.BitcastOp, arith.ExtFOp, arith.TruncFOp,
+    arith.FPToSIOp, arith.FPToUIOp, arith.SIToFPOp, arith.UIToFPOp, tt.FpToFpOp, tt.LoadOp,
+    tt.StoreOp, tt.SplatOp, tt.BroadcastOp, tt.ExpandDimsOp, tt.ReshapeOp, tt.TransOp,
+    tt.BitcastOp, tt.ReduceReturnOp, tt.ScanReturnOp, scf.YieldOp, scf.ForOp, scf.IfOp,
+    scf.WhileOp, scf.ConditionOp, tt.ReturnOp, tt.CallOp, tt.ReduceOp, tt.ScanOp,
+)  # fmt: skip
 """Ops that move bf16 values correctly in the interpreter, and conversions (see `bf16-conversion`)."""
 
 
@@ -62,11 +63,11 @@ def _is_bf16(value) -> bool:  # noqa: ANN001
 
 
 def _computes_on_bf16(op: Operation) -> bool:
-    return op.name not in RIGHT_ON_BF16 and any(_is_bf16(v) for v in (*op.operands, *op.results))
+    return not isinstance(op, RIGHT_ON_BF16) and any(_is_bf16(v) for v in (*op.operands, *op.results))
 
 
 def _converts_integer_or_f64_to_bf16(op: Operation) -> bool:
-    if op.name not in ("arith.sitofp", "arith.uitofp", "arith.truncf", "tt.fp_to_fp"):
+    if not isinstance(op, arith.SIToFPOp | arith.UIToFPOp | arith.TruncFOp | tt.FpToFpOp):
         return False
     source = tt.element_type_of(op.operands[0].type)
     return _is_bf16(op.results[0]) and isinstance(source, IntegerType | Float64Type)
