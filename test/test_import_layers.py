@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execution", "triton_backend"),  # the harness (its rungs); Triton's `cpu` backend
     ("tnpu",),  # the package itself: re-exports the compile API and tnpu.profile
     # (the torch.compile route goes here, above triton_backend)
+    ("dse",),  # design-space exploration: spaces, workloads, the store, studies, plots
     ("ttir_frontend",),  # the `.ttir` frontend of xDSL drivers
     ("registry",),  # the names of every dialect, pass, target and frontend
     ("universe", "tools"),  # xDSL's entry point; tnpu-opt and tnpu

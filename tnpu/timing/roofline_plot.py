@@ -24,8 +24,14 @@ from tnpu.timing.report import TimingReport
 FORMATS = (".png", ".svg")
 
 
-def write_roofline_plot(path: Path, reports: Sequence[TimingReport], npu: NPUConfig) -> None:
-    """Draw `reports` on `npu`'s roofline into `path` (`FORMATS`)."""
+def write_roofline_plot(
+    path: Path, reports: Sequence[TimingReport], npu: NPUConfig, *, what: str = "launch"
+) -> None:
+    """Draw `reports` on `npu`'s roofline into `path` (`FORMATS`).
+
+    `what` names the points in the title: a `launch`, or a `workload` whose
+    figures are its launches' sums (`tnpu dse`).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -83,9 +89,9 @@ def write_roofline_plot(path: Path, reports: Sequence[TimingReport], npu: NPUCon
     axes.set_xlabel("arithmetic intensity (FLOP per byte read or written)")
     axes.set_ylabel("achieved FLOP/s")
     axes.set_title(
-        f"{len(reports)} launch{'es' if len(reports) != 1 else ''} on {npu.name} "
-        f"({npu.num_cores} core{'s' if npu.num_cores != 1 else ''}, {npu.core_freq_mhz:g} MHz)"
-        " — filled: the kernel's own traffic, hollow: its compulsory traffic",
+        f"{len(reports)} {what}{_plural(what, len(reports))} on {npu.name} "
+        f"({npu.num_cores} core{'s' if npu.num_cores != 1 else ''}, {npu.core_freq_mhz:g} MHz)\n"
+        "filled: the kernel's own traffic, hollow: its compulsory traffic",
         fontsize=10,
     )
     axes.grid(True, which="major", alpha=0.3)
@@ -93,6 +99,10 @@ def write_roofline_plot(path: Path, reports: Sequence[TimingReport], npu: NPUCon
                   prop={"family": "monospace", "size": 8})
     figure.savefig(path, dpi=120)
     pyplot.close(figure)
+
+
+def _plural(noun: str, count: int) -> str:
+    return "" if count == 1 else "es" if noun.endswith("h") else "s"
 
 
 def _ratios(report: TimingReport) -> str:

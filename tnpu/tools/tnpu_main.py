@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from tnpu import __version__
-from tnpu.tools import cmd_import, cmd_run, cmd_sweep, cmd_time, cmd_ttir
+from tnpu.tools import cmd_dse, cmd_import, cmd_run, cmd_sweep, cmd_time, cmd_ttir
 from tnpu.tools.command_line import UserError
 
 SUBCOMMANDS = {
@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "run": cmd_run,
     "sweep": cmd_sweep,
     "time": cmd_time,
+    "dse": cmd_dse,
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
 

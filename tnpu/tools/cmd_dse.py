@@ -1,0 +1,213 @@
+"""Design-space exploration: time workloads at every point of a space of NPUs, into a store.
+
+  tnpu dse test/fixtures/corpus/inductor --base tpuv3 \\
+      --vary systolic_array_rows=64,128,256 --vary dram_channels=8,16,32 \\
+      --store study.sqlite --jobs 2 --plots study-plots
+  tnpu dse CASE1 CASE2 --sequence my-graph --space space.yaml --executor ray --address auto
+  tnpu dse --show study.sqlite [--kernels] [--csv study.csv]
+
+A WORKLOAD is a case directory or a directory of them; cases are grouped
+into workloads by model (the name before `__`), or all given into one
+sequence with --sequence NAME.  The space is --base and each --vary (every
+combination; --constraint EXPR keeps the points that satisfy it), or a
+YAML file (--space; docs/dse.md).  Each kernel compiles once per distinct
+native math set and is re-timed at every point; records go into the SQLite
+store as they come, keyed by the kernel's TTIR, its launch and the point's
+canonical YAML, so running the study again skips what is done (after
+Ctrl-C too).  --executor local (default) runs --jobs processes; --executor
+ray runs --jobs Ray actors, on the cluster at --address or on a local Ray
+runtime.  --plots DIR writes time against each varied parameter, the
+Pareto front of time against the --cost proxy (default MACs × scratchpad
+bytes) and the roofline of the best point, as PNG and SVG.
+
+--show STORE prints the store's table, one row per workload and point
+(--kernels: per kernel); --csv FILE writes it as CSV (`-`: standard output).
+Bad input (an unknown parameter, a wrongly typed value, constraints that
+exclude every point) is one line and exit code 1, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tnpu.dse.space import Space, SpaceError, space_from_options, space_from_yaml
+from tnpu.dse.store import KERNEL_COLUMNS, WORKLOAD_COLUMNS, Store, StoreError, write_csv
+from tnpu.dse.workload import WorkloadError, workloads_from_cases
+from tnpu.execution.executors import EXECUTORS, ExecutorError
+from tnpu.tools.command_line import UserError
+
+HELP = "time workloads over a space of NPU configurations (design-space exploration)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("workloads", nargs="*", metavar="WORKLOAD",
+                        help="case directories, or directories of them")
+    parser.add_argument("--base", default="tpuv3", help="the NPU every point starts from (default tpuv3)")
+    parser.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2,...",
+                        help="an axis: an NPU parameter and its values")
+    parser.add_argument("--constraint", action="append", default=[], metavar="EXPR",
+                        help="keep only the points where EXPR holds")
+    parser.add_argument("--space", type=Path, metavar="FILE", help="a YAML file: base, axes, constraints, cost")
+    parser.add_argument("--cost", metavar="EXPR", help="the Pareto plot's cost proxy "
+                        "(default total_macs * total_scratchpad_bytes)")
+    parser.add_argument("--sequence", metavar="NAME", help="all cases given are one workload, NAME")
+    parser.add_argument("--store", type=Path, default=Path("dse.sqlite"),
+                        help="the SQLite store (default dse.sqlite; resumed if it exists)")
+    parser.add_argument("--executor", choices=EXECUTORS, default="local")
+    parser.add_argument("--address", help="with --executor ray: the cluster (ray start --head prints it)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes or Ray actors (default 1)")
+    parser.add_argument("--plots", type=Path, metavar="DIR", help="write the plots (PNG and SVG) into DIR")
+    parser.add_argument("--show", type=Path, metavar="STORE", help="print the table of a store")
+    parser.add_argument("--kernels", action="store_true", help="with --show: a row per kernel")
+    parser.add_argument("--csv", metavar="FILE", help="with --show: write the table as CSV ('-': stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.show is not None:
+        return _show(args)
+    if args.csv or args.kernels:
+        raise UserError("--csv and --kernels go with --show STORE")
+    if not args.workloads:
+        raise UserError("give the workloads (case directories) to time, or --show STORE")
+    if args.space is not None and (args.vary or args.constraint or args.cost):
+        raise UserError("--space FILE lists the axes, constraints and cost: give no --vary, --constraint or --cost")
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    if args.address is not None and args.executor != "ray":
+        raise UserError("--address needs --executor ray")
+    try:
+        space = (
+            space_from_yaml(args.space) if args.space is not None
+            else space_from_options(args.base, args.vary, args.constraint, args.cost)
+        )
+        points = space.points()
+        workloads = workloads_from_cases([Path(w) for w in args.workloads], args.sequence)
+    except (SpaceError, WorkloadError) as error:
+        raise UserError(str(error)) from None
+    if args.plots is not None and args.plots.exists() and not args.plots.is_dir():
+        raise UserError(f"--plots {args.plots}: not a directory")
+    try:
+        store = Store(args.store)
+    except StoreError as error:
+        raise UserError(str(error)) from None
+    with store:
+        outcome = _run_with_progress(store, workloads, points, args)
+        if outcome is None:
+            return 130
+        kernels = len({(k.ttir_hash, k.launch_hash) for w in workloads for k in w.kernels})
+        print(
+            f"{len(points)} points × {kernels} kernels in {len(workloads)} workloads: "
+            f"{outcome.timed} timed ({outcome.refused} refused), {outcome.skipped} already in {args.store}"
+        )
+        _print_best(store, space, points, workloads)
+        if args.plots is not None:
+            from tnpu.dse.plots import write_plots
+
+            for path in write_plots(args.plots, store, space, points, workloads):
+                print(f"wrote {path}")
+    return 0
+
+
+def _run_with_progress(store, workloads, points, args):
+    """The study's outcome, or None when interrupted (what was timed stays in the store)."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
+                               TextColumn, TimeRemainingColumn)
+
+    from tnpu.dse.study import run_study
+
+    columns = (
+        TextColumn("points"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
+    )
+    kernels = {(k.ttir_hash, k.launch_hash) for w in workloads for k in w.kernels}
+    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as progress:
+        bar = progress.add_task("points", total=len(kernels) * len(points), rate="")
+        done = store.done()
+        progress.update(bar, completed=sum(
+            (*key, p.config_hash) in done for key in kernels for p in points
+        ))
+
+        def advance(count: int) -> None:
+            progress.advance(bar, count)
+            speed = progress.tasks[0].speed
+            progress.update(bar, rate=f"{speed:,.1f} points/s" if speed else "")
+
+        try:
+            return run_study(store, workloads, points, executor=args.executor, workers=args.jobs,
+                             address=args.address, progress=advance)
+        except ExecutorError as error:
+            raise UserError(str(error)) from None
+        except KeyboardInterrupt:
+            stored = len(store.done())
+            print(f"tnpu dse: interrupted; {stored} timings are in {args.store}: run the same "
+                  "command again to resume", file=sys.stderr)
+            return None
+
+
+def _print_best(store: Store, space: Space, points, workloads) -> None:
+    """Per workload, the study's fastest point."""
+    hashes = {p.config_hash: p for p in points}
+    names = {w.name for w in workloads}
+    best: dict[str, tuple] = {}
+    for row in store.workload_table():  # fastest first; fewest refused kernels first of all
+        if row[0] in names and row[-1] in hashes and (row[0] not in best or row[3] < best[row[0]][3]):
+            best[row[0]] = row
+    for workload in sorted(names):
+        _, _, kernels, refused, _, time_us, roofline_ratio, *_, config_hash = best[workload]
+        if refused == kernels:
+            print(f"  {workload}: refused at every point (tnpu dse --show {store.path} --kernels)")
+            continue
+        note = f" ({refused} of {kernels} kernels refused)" if refused else ""
+        print(f"  {workload}: fastest at {hashes[config_hash].label}: {time_us:.2f} µs, "
+              f"{roofline_ratio:.2f} × roofline{note}")
+
+
+def _show(args: argparse.Namespace) -> int:
+    if args.workloads or args.vary or args.space:
+        raise UserError("--show STORE prints a store: give no workloads or space")
+    try:
+        store = Store(args.show, create=False)
+    except StoreError as error:
+        raise UserError(str(error)) from None
+    with store:
+        columns, rows = (
+            (KERNEL_COLUMNS, store.kernel_table()) if args.kernels
+            else (WORKLOAD_COLUMNS, store.workload_table())
+        )
+    if args.csv == "-":
+        write_csv(sys.stdout, columns, rows)
+    elif args.csv:
+        with open(args.csv, "w", newline="") as stream:
+            write_csv(stream, columns, rows)
+        print(f"wrote {len(rows)} rows to {args.csv}")
+    else:
+        _print_table(columns, rows)
+    return 0
+
+
+def _print_table(columns, rows) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    shown = [c for c in columns if not c.endswith("hash") and c not in ("report", "message")]
+    table = Table(box=None, pad_edge=False)
+    for column in shown:
+        table.add_column(column.removesuffix("_utilization"), justify="left" if column in (
+            "workload", "kernel", "config", "status", "roofline_bound", "compulsory_bound") else "right")
+    for row in rows:
+        values = dict(zip(columns, row))
+        table.add_row(*(_cell(column, values[column]) for column in shown))
+    Console(file=sys.stdout, width=max(Console().width, 200)).print(table)
+
+
+def _cell(column: str, value) -> str:
+    if value is None:
+        return "-"
+    if column.endswith("utilization"):
+        return f"{value:.0%}"
+    if isinstance(value, float):
+        return f"{value:,.2f}" if column.endswith("ratio") or column == "time_us" else f"{value:,.0f}"
+    return str(value)
