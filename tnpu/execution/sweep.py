@@ -1,6 +1,6 @@
 """Run every case under a directory, in parallel, and report where each stopped.
 
-Each job is a process with its own oracle worker and its own Triton and
+Each job is a process (or a Ray actor, `executor="ray"`) with its own oracle worker and its own Triton and
 Inductor caches; a case's inputs depend only on the case and the seed, so
 results do not depend on the order or on which job ran a case.  A failing
 case leaves its artifacts in `ARTIFACTS/<case>/`: the TTIR, the IR after
@@ -10,7 +10,6 @@ each stage, the error and the result record.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -20,6 +19,7 @@ from pathlib import Path
 from xdsl.printer import Printer
 
 from tnpu.execution.case import CaseError, load_case
+from tnpu.execution.executors import map_unordered
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
 from tnpu.ttir_import import import_ttir
@@ -84,19 +84,26 @@ def sweep(
     seed: int = 0,
     artifacts: Path | None = None,
     config: str | None = None,
+    executor: str = "local",
+    address: str | None = None,
     progress: Callable[[dict], None] | None = None,
 ) -> list[dict]:
-    """Result records of every case under `directory`, in case order."""
+    """Result records of every case under `directory`, in case order.
+
+    `jobs` workers run them: processes of a local pool, or Ray actors on the
+    cluster at `address` (`executor="ray"`; `executors.map_unordered`).
+    """
     cases = [str(path) for path in find_cases(directory)]
     cache_root = tempfile.mkdtemp(prefix="tnpu-sweep-")
-    context = multiprocessing.get_context("spawn")
     initargs = (cache_root, mode, seed, str(artifacts) if artifacts else None, config)
     results: dict[str, dict] = {}
-    with context.Pool(jobs, initializer=_start_job, initargs=initargs, maxtasksperchild=None) as pool:
-        for case, record in zip(cases, pool.imap(_run_one, cases)):
-            results[case] = record
-            if progress is not None:
-                progress(record)
+    for case, record in map_unordered(
+        _run_one, cases, executor=executor, workers=jobs, address=address,
+        initializer=_start_job, initargs=initargs,
+    ):
+        results[case] = record
+        if progress is not None:
+            progress(record)
     return [results[case] for case in cases]
 
 

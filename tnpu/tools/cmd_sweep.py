@@ -2,6 +2,7 @@
 kernel stopped and why (bucketed by stage reached and cause).
 
   tnpu sweep test/fixtures/corpus/inductor --jobs 2 --out sweep-report
+  tnpu sweep test/fixtures/corpus/inductor --jobs 8 --executor ray --address auto
 
 With --out REPORT: REPORT.md (the report), REPORT.json (every result record)
 and REPORT-artifacts/<case>/ for each failure (TTIR, IR after each stage,
@@ -15,6 +16,7 @@ import json
 import sys
 from pathlib import Path
 
+from tnpu.execution.executors import EXECUTORS, ExecutorError
 from tnpu.execution.sweep import find_cases, report, sweep
 from tnpu.tools.command_line import UserError
 
@@ -28,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exec", choices=["interp", "qemu", "none"], default="interp", dest="mode")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", help="the NPU configuration for timing (e.g. tpuv3)")
+    parser.add_argument("--executor", choices=EXECUTORS, default="local",
+                        help="local: --jobs processes (default); ray: --jobs Ray actors")
+    parser.add_argument("--address", help="with --executor ray: the cluster (ray start --head prints it)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,17 +43,22 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{directory}: no such directory")
     if args.jobs < 1:
         raise UserError("--jobs must be at least 1")
+    if args.address is not None and args.executor != "ray":
+        raise UserError("--address needs --executor ray")
     total = len(find_cases(directory))
     if total == 0:
         raise UserError(f"{directory}: no case directories (with meta.json) under it")
     artifacts = Path(f"{args.out}-artifacts") if args.out else None
     with Progress(transient=True) as progress:
         task = progress.add_task("cases", total=total)
-        records = sweep(
-            directory, jobs=args.jobs, mode=args.mode, seed=args.seed, artifacts=artifacts,
-            config=args.config,
-            progress=lambda record: progress.advance(task),
-        )
+        try:
+            records = sweep(
+                directory, jobs=args.jobs, mode=args.mode, seed=args.seed, artifacts=artifacts,
+                config=args.config, executor=args.executor, address=args.address,
+                progress=lambda record: progress.advance(task),
+            )
+        except ExecutorError as error:
+            raise UserError(str(error)) from None
     text = report(records)
     if args.out:
         Path(f"{args.out}.md").write_text(text)
