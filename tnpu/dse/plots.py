@@ -4,27 +4,25 @@
   its time at each value of the parameter (the best over the other axes)
   over its best time anywhere in the space, so workloads of any size share
   the axis.  With many workloads, each is a thin grey line, the geometric
-  mean a bold one, and the few most sensitive to the parameter are coloured
-  and named.
+  mean a bold one, and the few most sensitive to the parameter (by more than
+  1%) are coloured and named.
 * `pareto`: every point's time (all workloads together, the sum of their
   launches) against the space's cost proxy, the Pareto front (no other
   point both cheaper and faster) drawn and labelled.
 * `roofline-best`: the fastest point's workloads on that NPU's roofline
   (timing's roofline plot; a workload's figures are its launches' sums).
 
-Only the launches that every point timed count, so every point is judged
-on the same work; a launch refused at some point is left out of all.
+Only the launches every point timed count (`results.workload_figures`).
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from tnpu.dse.space import Point, Space
+from tnpu.dse.results import total_time, workload_figures
 from tnpu.dse.store import Store
 from tnpu.dse.workload import Workload
 from tnpu.timing.roofline_plot import FORMATS, write_roofline_plot
@@ -32,31 +30,8 @@ from tnpu.timing.roofline_plot import FORMATS, write_roofline_plot
 SENSITIVE_SHOWN = 5
 """With many workloads, how many of the most sensitive to a parameter are named."""
 
-
-@dataclass(frozen=True)
-class WorkloadFigures:
-    """A workload's launches on one point, summed: what the roofline plot reads of a launch."""
-
-    kernel: str
-    time_us: float
-    cycles: float
-    roofline_cycles: float
-    compulsory_cycles: float
-    flops: int
-    bytes_moved: int
-    compulsory_bytes: int
-
-    @property
-    def arithmetic_intensity(self) -> float | None:
-        return self.flops / self.bytes_moved if self.bytes_moved else None
-
-    @property
-    def roofline_ratio(self) -> float | None:
-        return self.cycles / self.roofline_cycles if self.roofline_cycles else None
-
-    @property
-    def compulsory_ratio(self) -> float | None:
-        return self.cycles / self.compulsory_cycles if self.compulsory_cycles else None
+SENSITIVITY = 0.01
+"""A workload is named as sensitive to a parameter only if some value costs it more than this."""
 
 
 def write_plots(
@@ -70,7 +45,7 @@ def write_plots(
     from matplotlib import pyplot
 
     directory.mkdir(parents=True, exist_ok=True)
-    figures = _figures(store, points, workloads)
+    figures = workload_figures(store, points, workloads)
     written = []
     for name, draw in (("time-vs-parameters", _time_against_parameters), ("pareto", _pareto)):
         figure = draw(space, points, figures)
@@ -79,47 +54,13 @@ def write_plots(
             figure.savefig(path, dpi=120)
             written.append(path)
         pyplot.close(figure)
-    best = min(points, key=lambda p: _total(figures, p))
+    best = min(points, key=lambda p: total_time(figures, p))
     rows = sorted(figures[best.config_hash].values(), key=lambda w: w.kernel)
     for suffix in FORMATS:
         path = directory / f"roofline-best{suffix}"
         write_roofline_plot(path, rows, best.npu, what="workload")
         written.append(path)
     return written
-
-
-def _figures(store: Store, points: Sequence[Point], workloads: Sequence[Workload]) -> dict[str, dict[str, WorkloadFigures]]:
-    """config hash -> workload -> its figures, over the launches every point timed."""
-    hashes = {p.config_hash for p in points}
-    names = {w.name for w in workloads}
-    reports: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
-    for config_hash in hashes:
-        for workload, kernel, report in store.reports(config_hash):
-            if workload in names:
-                reports[config_hash][(workload, kernel)] = report
-    common = set.intersection(*(set(reports[h]) for h in hashes)) if hashes else set()
-    figures: dict[str, dict[str, WorkloadFigures]] = {}
-    for config_hash in hashes:
-        by_workload: dict[str, list[dict]] = defaultdict(list)
-        for (workload, _), report in sorted(reports[config_hash].items()):
-            if (workload, _) in common:
-                by_workload[workload].append(report)
-        figures[config_hash] = {
-            workload: WorkloadFigures(
-                workload,
-                sum(r["time_us"] for r in launches), sum(r["cycles"] for r in launches),
-                sum(r["roofline_cycles"] for r in launches), sum(r["compulsory_cycles"] for r in launches),
-                sum(r["flops"] for r in launches),
-                sum(r["bytes_read"] + r["bytes_written"] for r in launches),
-                sum(r["compulsory_bytes"] for r in launches),
-            )
-            for workload, launches in by_workload.items()
-        }
-    return figures
-
-
-def _total(figures: dict[str, dict[str, WorkloadFigures]], point: Point) -> float:
-    return sum(w.time_us for w in figures[point.config_hash].values())
 
 
 def _time_against_parameters(space: Space, points: Sequence[Point], figures):
@@ -149,7 +90,9 @@ def _time_against_parameters(space: Space, points: Sequence[Point], figures):
         else:
             for curve in curves.values():
                 panel.plot(positions, curve, color="grey", alpha=0.25, linewidth=0.8)
-            sensitive = sorted(curves, key=lambda w: -max(curves[w]))[:SENSITIVE_SHOWN]
+            sensitive = sorted(
+                (w for w in curves if max(curves[w]) > 1 + SENSITIVITY), key=lambda w: -max(curves[w])
+            )[:SENSITIVE_SHOWN]
             for number, workload in enumerate(sensitive):
                 panel.plot(positions, curves[workload], marker="o", color=colours(number % 10),
                            label=workload, linewidth=1.5)
@@ -162,7 +105,7 @@ def _time_against_parameters(space: Space, points: Sequence[Point], figures):
         panel.yaxis.set_major_formatter(_times)
         panel.yaxis.set_minor_formatter(_times)
         panel.grid(True, which="both", alpha=0.3)
-        panel.legend(fontsize=8, loc="upper right")
+        panel.legend(fontsize=8, loc="best")
         if index == 0:
             panel.set_ylabel("time / the workload's best time in the space\n(best over the other parameters)")
     figure.suptitle(f"Workload time against each parameter ({len(points)} points from {space.base.name})")
@@ -182,7 +125,7 @@ def _pareto(space: Space, points: Sequence[Point], figures):
     from matplotlib import pyplot
 
     costs = {p.config_hash: space.cost_of(p.npu) for p in points}
-    totals = {p.config_hash: _total(figures, p) for p in points}
+    totals = {p.config_hash: total_time(figures, p) for p in points}
     ordered = sorted(points, key=lambda p: (costs[p.config_hash], totals[p.config_hash]))
     front, fastest = [], math.inf
     for point in ordered:

@@ -15,6 +15,7 @@ matplotlib writes the file; the format follows the suffix (`.png`, `.svg`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +23,9 @@ from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 
 FORMATS = (".png", ".svg")
+
+LEGEND_ROWS = 20
+"""Launches the legend lists in one column; more take two (and a wider figure)."""
 
 
 def write_roofline_plot(
@@ -50,7 +54,11 @@ def write_roofline_plot(
     ridge = matrix_peak / bandwidth
     low = min([ridge / 1e3, *intensities]) / 4
     high = max([ridge * 10, *intensities]) * 4
-    figure, axes = pyplot.subplots(figsize=(10, 6 + 0.17 * len(reports)), layout="constrained")
+    columns = 1 if len(reports) <= LEGEND_ROWS else 2  # a long legend in two columns, beside each other
+    figure, axes = pyplot.subplots(
+        figsize=(10 * columns, 6 * columns + 0.17 * math.ceil(len(reports) / columns)),
+        layout="constrained",
+    )
     axes.set_xscale("log")
     axes.set_yscale("log")
     x = [low * (high / low) ** (i / 200) for i in range(201)]
@@ -95,7 +103,7 @@ def write_roofline_plot(
         fontsize=10,
     )
     axes.grid(True, which="major", alpha=0.3)
-    figure.legend(loc="outside lower center", fontsize=8, frameon=False,
+    figure.legend(loc="outside lower center", ncols=columns, fontsize=8, frameon=False,
                   prop={"family": "monospace", "size": 8})
     figure.savefig(path, dpi=120)
     pyplot.close(figure)

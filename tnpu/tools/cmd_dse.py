@@ -32,13 +32,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from tnpu.dse.space import Space, SpaceError, space_from_options, space_from_yaml
+from tnpu.dse.space import SpaceError, space_from_options, space_from_yaml
 from tnpu.dse.store import KERNEL_COLUMNS, WORKLOAD_COLUMNS, Store, StoreError, write_csv
 from tnpu.dse.workload import WorkloadError, workloads_from_cases
 from tnpu.execution.executors import EXECUTORS, ExecutorError
 from tnpu.tools.command_line import UserError
 
 HELP = "time workloads over a space of NPU configurations (design-space exploration)"
+
+PER_WORKLOAD_LINES = 10
+"""Up to this many workloads, each one's fastest point is printed after the study."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             f"{len(points)} points × {kernels} kernels in {len(workloads)} workloads: "
             f"{outcome.timed} timed ({outcome.refused} refused), {outcome.skipped} already in {args.store}"
         )
-        _print_best(store, space, points, workloads)
+        _print_best(store, points, workloads)
         if args.plots is not None:
             from tnpu.dse.plots import write_plots
 
@@ -147,22 +150,27 @@ def _run_with_progress(store, workloads, points, args):
             return None
 
 
-def _print_best(store: Store, space: Space, points, workloads) -> None:
-    """Per workload, the study's fastest point."""
-    hashes = {p.config_hash: p for p in points}
-    names = {w.name for w in workloads}
-    best: dict[str, tuple] = {}
-    for row in store.workload_table():  # fastest first; fewest refused kernels first of all
-        if row[0] in names and row[-1] in hashes and (row[0] not in best or row[3] < best[row[0]][3]):
-            best[row[0]] = row
-    for workload in sorted(names):
-        _, _, kernels, refused, _, time_us, roofline_ratio, *_, config_hash = best[workload]
-        if refused == kernels:
-            print(f"  {workload}: refused at every point (tnpu dse --show {store.path} --kernels)")
+def _print_best(store: Store, points, workloads) -> None:
+    """The fastest and slowest points over all workloads; each workload's fastest when few."""
+    from tnpu.dse.results import total_time, workload_figures
+
+    figures = workload_figures(store, points, workloads)
+    timed = sorted(points, key=lambda p: total_time(figures, p))
+    counted = len(figures[timed[0].config_hash])
+    print(f"all {counted} workloads timed at every point: fastest at {timed[0].label} "
+          f"({total_time(figures, timed[0]):,.2f} µs), slowest at {timed[-1].label} "
+          f"({total_time(figures, timed[-1]):,.2f} µs)")
+    if len(workloads) > PER_WORKLOAD_LINES:
+        print(f"  per workload: tnpu dse --show {store.path}")
+        return
+    for workload in sorted(w.name for w in workloads):
+        per_point = [(figures[p.config_hash][workload], p) for p in points if workload in figures[p.config_hash]]
+        if not per_point:
+            print(f"  {workload}: refused (tnpu dse --show {store.path} --kernels)")
             continue
-        note = f" ({refused} of {kernels} kernels refused)" if refused else ""
-        print(f"  {workload}: fastest at {hashes[config_hash].label}: {time_us:.2f} µs, "
-              f"{roofline_ratio:.2f} × roofline{note}")
+        best, point = min(per_point, key=lambda pair: pair[0].time_us)
+        ratio = "-" if best.roofline_ratio is None else f"{best.roofline_ratio:.2f}"
+        print(f"  {workload}: fastest at {point.label}: {best.time_us:.2f} µs, {ratio} × roofline")
 
 
 def _show(args: argparse.Namespace) -> int:
