@@ -230,6 +230,56 @@ tile.kernel @k(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
     _run_both(source, [_values("f32", 11)], np.zeros(N, np.float32))
 
 
+def _take_kernel(element: str, index: str, source_shape: str, index_shape: str, axis: int) -> str:
+    return f"""
+tile.kernel @k(%x: !tile.buffer<{element}>, %i: !tile.buffer<{index}>, %out: !tile.buffer<{element}>) {{
+  %s = tile.load %x[0] strides [{_row_major(source_shape)}] : !tile.buffer<{element}> -> tensor<{source_shape}x{element}>
+  %j = tile.load %i[0] strides [{_row_major(index_shape)}] : !tile.buffer<{index}> -> tensor<{index_shape}x{index}>
+  %t = tile.take %s[%j] {{axis = {axis} : i32}} : tensor<{source_shape}x{element}>, tensor<{index_shape}x{index}> -> tensor<{index_shape}x{element}>
+  tile.store %t, %out[0] strides [{_row_major(index_shape)}] : tensor<{index_shape}x{element}>, !tile.buffer<{element}>
+  tile.return
+}}
+"""
+
+
+def _row_major(shape: str) -> str:
+    sizes = [int(n) for n in shape.split("x")]
+    return ", ".join(str(int(np.prod(sizes[d + 1 :]))) for d in range(len(sizes)))
+
+
+@pytest.mark.parametrize(
+    ("element", "index", "source_shape", "index_shape", "axis"),
+    [("f32", "i32", "40", "40", 0), ("f16", "i64", "6x40", "6x33", 1), ("i8", "i8", "7x3x5", "4x3x5", 0),
+     ("f64", "i16", "3x9x5", "3x2x5", 1), ("i1", "i32", "5x40", "5x7", 1)],
+)  # fmt: skip
+def test_take_picks_along_the_axis(element, index, source_shape, index_shape, axis) -> None:
+    sizes = [int(n) for n in source_shape.split("x")]
+    wanted = [int(n) for n in index_shape.split("x")]
+    rng = np.random.default_rng(12)
+    indices = rng.integers(0, sizes[axis], wanted).astype(_NUMPY[index])
+    source = _values(element, 13) if element != "f16" else _values("f16", 13)
+    source = np.resize(source, int(np.prod(sizes)))
+    got = _run_both(
+        _take_kernel(element, index, source_shape, index_shape, axis),
+        [source, indices.reshape(-1)],
+        np.zeros(int(np.prod(wanted)), source.dtype),
+    )
+    expected = np.take_along_axis(source.reshape(sizes), indices.astype(np.int64), axis)
+    assert got.tobytes() == expected.reshape(-1).tobytes()
+
+
+@pytest.mark.parametrize("bad", [40, -1])
+def test_take_outside_the_axis_fails_the_launch(bad) -> None:
+    module = Parser(tnpu_context(), _take_kernel("f32", "i32", "40", "40", 0)).parse_module()
+    (compiled,) = compile_module(module)
+    indices = np.arange(40, dtype=np.int32)
+    indices[17] = bad
+    storages = [np.zeros(40, np.float32), indices, np.zeros(40, np.float32)]
+    spec = KernelSpec.describe(compiled, [1], [{"shape": [40], "stride": [1]}] * 3)
+    with pytest.raises(LaunchError, match="exit 3.*tile.take: an index outside the 40 elements of axis 0"):
+        launch(compiled, spec, storages, vlen=128)
+
+
 # -- tiles of any rank: row nests that outgrow the scalar registers --------------
 
 

@@ -228,3 +228,25 @@ def test_a_matmul_and_a_transpose_take_their_units():
     )
     assert matmul.flops == 2 * 256**3
     assert transpose.busy_cycles == 256 * 256 // npu_.vector_width(32) * npu_.op_issue("cross_lane")
+
+
+def test_a_take_permutes_each_result_vector_from_every_source_vector_it_may_reach():
+    """On tpuv3 (1024 f32 lanes) a row of 1024 is one vector; along the leading
+    axis the indices reach all 16 x 1024 elements of the axis and those after it."""
+    kernel = parse_kernel("""tile.kernel @k(%x: !tile.buffer<f32>, %y: !tile.buffer<i32>) {
+  %a = tile.load %x[0] strides [1024, 1] : !tile.buffer<f32> -> tensor<16x1024xf32>
+  %i = tile.load %y[0] strides [1024, 1] : !tile.buffer<i32> -> tensor<16x1024xi32>
+  %rows = tile.take %a[%i] {axis = 1 : i32} : tensor<16x1024xf32>, tensor<16x1024xi32> -> tensor<16x1024xf32>
+  %columns = tile.take %a[%i] {axis = 0 : i32} : tensor<16x1024xf32>, tensor<16x1024xi32> -> tensor<16x1024xf32>
+  tile.return
+}""")
+    model = TileCostModel(npu("tpuv3"))
+    along_rows, along_columns = (model.compute_cost(op) for op in kernel.walk() if isinstance(op, tile.TakeOp))
+    npu_ = model.npu
+    assert npu_.vector_width(32) == 1024
+    lane = npu_.op_issue("cross_lane")
+    assert along_rows.unit is Unit.VECTOR
+    assert along_rows.busy_cycles == 16 * 1 * lane
+    assert along_columns.busy_cycles == 16 * 16 * lane
+    assert along_rows.latency_cycles == npu_.op_latency("cross_lane")
+    assert along_columns.ideal_cycles <= along_columns.busy_cycles

@@ -27,6 +27,19 @@ def test_vector_add_is_two_loads_a_map_and_a_store():
     assert graph.nodes[2].compute is not None and graph.nodes[0].compute is None
 
 
+def test_a_take_is_a_vector_node_reading_its_source_and_its_indices():
+    graph = build("""tile.kernel @k(%x: !tile.buffer<f32>, %i: !tile.buffer<i32>, %out: !tile.buffer<f32>) {
+  %a = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
+  %j = tile.load %i[0] strides [1] : !tile.buffer<i32> -> tensor<64xi32>
+  %t = tile.take %a[%j] {axis = 0 : i32} : tensor<64xf32>, tensor<64xi32> -> tensor<64xf32>
+  tile.store %t, %out[0] strides [1] : tensor<64xf32>, !tile.buffer<f32>
+  tile.return
+}""").graph
+    take = graph.nodes[2]
+    assert (take.op.name, take.unit, take.deps) == ("tile.take", Unit.VECTOR, (Dependency(0), Dependency(1)))
+    assert take.compute is not None and graph.nodes[3].deps == (Dependency(2),)
+
+
 def test_a_loop_is_one_node_whose_body_accumulates_through_the_matrix_unit():
     graph = build(matmul(128, 128, 64)).graph
     kinds = [type(n).__name__ for n in graph.nodes]

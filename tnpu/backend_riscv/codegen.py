@@ -437,6 +437,7 @@ _HANDLERS: dict[type[Operation], Callable[..., None]] = {
     tile.TransposeOp: vector_unit.emit_transpose,
     tile.ReshapeOp: vector_unit.emit_reshape,
     tile.IotaOp: vector_unit.emit_iota,
+    tile.TakeOp: vector_unit.emit_take,
     tile.ReduceOp: vector_unit.emit_reduce,
     tile.ScanOp: vector_unit.emit_scan,
     tile.MatmulOp: vector_unit.emit_matmul,

@@ -80,6 +80,11 @@ class KernelEmitter:
         self.strings.append(f'{label}:\n    .string "{escaped}"')
         return label
 
+    def fail(self, message: str) -> None:
+        """Fail the launch with `message`: the runtime's tnpu_assert_fail, which exits."""
+        self.asm.emit("lla", "a0", self.string_constant(message))
+        self.asm.emit("call", "tnpu_assert_fail")
+
     def captured(self, ops: Sequence[Operation], block: Block) -> dict[SSAValue, Scalar | Constant]:
         """Scalars a region's ops use from outside it (regions may capture from above)."""
         defined = {r for op in ops for r in op.results} | set(block.args)

@@ -444,7 +444,6 @@ def emit_assert(cg: KernelEmitter, op: tile.AssertOp) -> None:
     asm = cg.asm
     condition = cg.place(op.condition)
     fail, ok = asm.new_label("assert_failed"), asm.new_label("assert_ok")
-    message = cg.string_constant(op.message.data)
     if isinstance(condition, Tile):
         with asm.ints(2) as (pointer, first):
             asm.scratch_address(pointer, condition.offset)
@@ -460,6 +459,5 @@ def emit_assert(cg: KernelEmitter, op: tile.AssertOp) -> None:
             asm.emit("beqz", flag, fail)
     asm.emit("j", ok)
     asm.place(fail)
-    asm.emit("lla", "a0", message)
-    asm.emit("call", "tnpu_assert_fail")
+    cg.fail(op.message.data)
     asm.place(ok)

@@ -3,7 +3,8 @@
 * broadcast, transpose (and copies of tiles) are strided copies: rows of
   `vlse` (stride 0 for a broadcast dimension) into contiguous `vse`;
   reshape is a view and costs nothing;
-* iota is `vid.v` plus a running start;
+* iota is `vid.v` plus a running start; take is an indexed load
+  (`vluxei64`) from the source row, its indices checked against the axis;
 * reduce: a single-op combiner along the last axis uses RVV's reduction
   instructions (`vfredosum` for float sums: ordered, so the result is the
   same at every VLEN); any other combiner folds slice by slice, the
@@ -117,6 +118,76 @@ def emit_iota(cg: KernelEmitter, op: tile.IotaOp) -> None:
             asm.emit(f"vse{bits}.v", "v8", f"({pointer})")
             asm.emit("add", start, start, loop.vl)
             loop.advance(pointer, dest.element.bytes)
+
+
+def emit_take(cg: KernelEmitter, op: tile.TakeOp) -> None:
+    """result[i] := source at index idx[i] along the axis, one result row at a time.
+
+    A row's indices are sign-extended to 64 bits, checked against the axis
+    (unsigned, so a negative index fails too) and scaled to byte offsets
+    (plus the column's own offset when the axis is not the last) for one
+    `vluxei64` from the source row.  An index outside the axis fails the
+    launch, as a failed `tile.assert` does.
+    """
+    asm = cg.asm
+    source, indices = cg.tile_place(op.source), cg.tile_place(op.indices)
+    dest = cg.new_place(op.result, op)
+    assert isinstance(dest, Tile)
+    axis = op.axis.value.data
+    last = len(dest.shape) - 1
+    element, index_element = dest.element, indices.element
+    bits, index_bits = element.bits, index_element.bits
+    source_strides = [s * element.bytes for s in row_major_strides(source.shape)]
+    step = source_strides[axis]
+    fail, done = asm.new_label("take_outside"), asm.new_label("taken")
+    with asm.ints(3) as (source_row, index_row, dest_row):
+        asm.scratch_address(source_row, source.offset)
+        asm.scratch_address(index_row, indices.offset)
+        asm.scratch_address(dest_row, dest.offset)
+        cursors = [
+            Cursor(source_row, [0 if d == axis else s for d, s in enumerate(source_strides)]),
+            Cursor(index_row, [s * index_element.bytes for s in row_major_strides(indices.shape)]),
+            Cursor(dest_row, [s * element.bytes for s in row_major_strides(dest.shape)]),
+        ]
+
+        def row(addresses: list[str], valid: str | None) -> None:
+            source_pointer, index_start, dest_start = addresses
+            with asm.ints(5) as (index_pointer, dest_pointer, column, limit, scale):
+                asm.emit("mv", index_pointer, index_start)
+                asm.emit("mv", dest_pointer, dest_start)
+                asm.li(column, 0)
+                asm.li(limit, source.shape[axis])
+                asm.li(scale, step)
+                with StripLoop.over(asm, dest.shape[-1], 64, 64) as loop:
+                    asm.emit("vsetvli", "zero", "zero", f"e{index_bits}", lmul_name(index_bits), "ta", "mu")
+                    asm.emit(f"vle{index_bits}.v", "v8", f"({index_pointer})")
+                    asm.emit("vsetvli", "zero", "zero", "e64", "m8", "ta", "mu")
+                    if index_bits < 64:
+                        asm.emit(f"vsext.vf{64 // index_bits}", "v16", "v8")
+                    else:
+                        asm.emit("vmv.v.v", "v16", "v8")
+                    asm.emit("vmsgeu.vx", "v0", "v16", limit)
+                    with asm.ints(1) as (first,):
+                        asm.emit("vfirst.m", first, "v0")
+                        asm.emit("bgez", first, fail)
+                    asm.emit("vmul.vx", "v16", "v16", scale)
+                    if axis != last:
+                        asm.emit("vid.v", "v24")
+                        asm.emit("vadd.vx", "v24", "v24", column)
+                        asm.emit("vsll.vi", "v24", "v24", element.log2_bytes)
+                        asm.emit("vadd.vv", "v16", "v16", "v24")
+                        asm.emit("add", column, column, loop.vl)
+                    asm.emit("vsetvli", "zero", "zero", f"e{bits}", lmul_name(bits), "ta", "mu")
+                    asm.emit("vluxei64.v", "v8", f"({source_pointer})", "v16")
+                    asm.emit(f"vse{bits}.v", "v8", f"({dest_pointer})")
+                    loop.advance(index_pointer, index_element.bytes)
+                    loop.advance(dest_pointer, element.bytes)
+
+        for_each_row(asm, dest.shape, cursors, row)
+    asm.emit("j", done)
+    asm.place(fail)
+    cg.fail(f"tile.take: an index outside the {source.shape[axis]} elements of axis {axis}")
+    asm.place(done)
 
 
 # -- reductions and scans ---------------------------------------------------

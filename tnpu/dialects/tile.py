@@ -22,7 +22,8 @@ GPU-shaped survives: no pointers, warps, layouts or barriers.
 * `tile.map` is a fused elementwise body (a scalar region over every element
   of its tile operands); `tile.reduce`/`tile.scan` carry combine regions;
   `tile.matmul` runs on the matrix unit; `tile.broadcast`, `splat`, `iota`,
-  `reshape`, `transpose` rearrange tiles.  Control flow is `scf`, with tiles
+  `reshape`, `transpose` rearrange tiles, and `tile.take` picks elements of
+  one along an axis.  Control flow is `scf`, with tiles
   as iteration values.
 
 Every DMA op reports its element type and tile size, every compute op its
@@ -1284,6 +1285,51 @@ class TransposeOp(IRDLOperation):
         return element_count(self.result.type)
 
 
+@irdl_op_definition
+class TakeOp(IRDLOperation):
+    """`tile.take %src[%idx] {axis}`: pick elements of a tile along an axis (in the scratchpad).
+
+    `result[i] = src[i[0], ..., idx[i], ..., i[rank - 1]]`, `idx[i]` standing
+    in for the coordinate along `axis`: numpy's `take_along_axis`, Triton's
+    `tt.gather`.  An index outside `[0, src.shape[axis])` fails the launch.
+
+    ```
+    %r = tile.take %src[%idx] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x3xi32> -> tensor<4x3xf32>
+    ```
+    """
+
+    name = "tile.take"
+
+    source = operand_def(TILE)
+    indices = operand_def(INDEX_TILE)
+    axis = prop_def(IntegerAttr[IntegerType])
+    result = result_def(TILE)
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$source `[` $indices `]` attr-dict `:` type($source) `,` type($indices) `->` type($result)"
+    )
+
+    def verify_(self) -> None:
+        source, indices = shape_of(self.source.type), shape_of(self.indices.type)
+        axis = self.axis.value.data
+        _expect(len(source) == len(indices), "source and indices must have one rank")
+        _expect(0 <= axis < len(source), f"axis {axis} out of range for rank {len(source)}")
+        for dim, (s, i) in enumerate(zip(source, indices)):
+            _expect(
+                dim == axis or s == i,
+                f"indices dimension {dim} has size {i}, the source's {s}",
+            )
+        _expect(
+            self.result.type == TensorType(element_type_of(self.source.type), indices),
+            "result must have the indices' shape and the source's element type",
+        )
+
+    def element_count(self) -> int:
+        return element_count(self.result.type)
+
+
 # ---------------------------------------------------------------------------
 # Matrix unit
 # ---------------------------------------------------------------------------
@@ -1367,6 +1413,7 @@ Tile = Dialect(
         IotaOp,
         ReshapeOp,
         TransposeOp,
+        TakeOp,
         MatmulOp,
         AssertOp,
     ],

@@ -25,6 +25,8 @@ tnpu's numpy `scf` functions.  The semantics are docs/tile-dialect.md's:
   combination holds the earlier elements), so any associative combiner,
   commutative or not, gives its exact result up to the rounding of
   reassociated floats, as Triton's own reduction trees do.
+* `take` picks along its axis as numpy's `take_along_axis`; an index
+  outside the axis fails the launch.
 * `matmul` accumulates in f32 when an operand or the accumulator is a
   16-bit float (the result rounded once to the accumulator's type), in the
   accumulator's type otherwise; integer products are exact and their sum
@@ -502,6 +504,22 @@ class TileFunctions(InterpreterFunctions):
     @impl(tile.TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: tile.TransposeOp, args: PythonValues):
         return (np.transpose(args[0], op.permutation.get_values()),)
+
+    @impl(tile.TakeOp)
+    def run_take(self, interpreter: Interpreter, op: tile.TakeOp, args: PythonValues):
+        source, indices = args
+        axis = op.axis.value.data
+        size = source.shape[axis]
+        outside = (indices < 0) | (indices >= size)
+        if outside.any():
+            first = int(np.argmax(outside))
+            raise _fail(
+                interpreter,
+                op,
+                f"takes element {indices.flat[first]} of an axis of {size} (tile element "
+                f"{_tile_position(indices.shape, first)})",
+            )
+        return (np.take_along_axis(source, indices.astype(np.int64), axis),)
 
     # Matrix unit.
 

@@ -312,6 +312,8 @@ class TileCostModel:
             return self.combine_cost(op)
         if isinstance(op, tile.TransposeOp):
             return self.pass_cost(op, tile.element_count(op.result.type), *self.cross_lane)
+        if isinstance(op, tile.TakeOp):
+            return self.take_cost(op)
         if isinstance(op, tile.BroadcastOp | tile.IotaOp):
             count = tile.element_count(op.result.type)
             return self.pass_cost(op, count, 1, self.npu.op_latency("default"))
@@ -329,6 +331,16 @@ class TileCostModel:
             Unit.VECTOR, vectors(elements, width) * issue, latency, elements * issue / width,
             flops, flops / (2 * width),
         )
+
+    def take_cost(self, op: tile.TakeOp) -> ComputeCost:
+        """A pick along an axis: each result vector is a lane permute (as a transpose
+        is) from every source vector its indices may reach, the `n * inner` source
+        elements of the axis and the dimensions after it."""
+        shape = tile.shape_of(op.source.type)
+        axis = op.axis.value.data
+        reach = vectors(math.prod(shape[axis:]), self.width(op))
+        lane_issue, lane_latency = self.cross_lane
+        return self.pass_cost(op, tile.element_count(op.result.type), reach * lane_issue, lane_latency)
 
     def map_cost(self, op: tile.MapOp) -> ComputeCost:
         """A fused elementwise body: every vector goes through every body op.

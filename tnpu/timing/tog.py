@@ -48,6 +48,7 @@ VECTOR_OPS = (
     tile.BroadcastOp,
     tile.IotaOp,
     tile.TransposeOp,
+    tile.TakeOp,
     tile.AssertOp,
 )
 

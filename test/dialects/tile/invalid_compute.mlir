@@ -2,7 +2,7 @@
 
 // The verifier rules of the vector- and matrix-unit ops: tile.map, tile.reduce
 // and tile.scan (with their combine regions), tile.broadcast, tile.iota,
-// tile.reshape, tile.transpose, tile.matmul and tile.assert.  Each case breaks
+// tile.reshape, tile.transpose, tile.take, tile.matmul and tile.assert.  Each case breaks
 // one, in the generic form where the custom syntax cannot say it.
 
 tile.kernel @map_no_result(%f: f32) {
@@ -252,6 +252,55 @@ tile.kernel @transpose_shape(%f: f32) {
   %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
   // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.transpose' op result shape must be the permuted source shape
   %b = tile.transpose %a {permutation = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<4x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @take_rank(%f: f32, %i: i32) {
+  %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  %idx = tile.broadcast %i : i32 -> tensor<8xi32>
+  // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.take' op source and indices must have one rank
+  %b = tile.take %a[%idx] {axis = 0 : i32} : tensor<4x8xf32>, tensor<8xi32> -> tensor<8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @take_axis(%f: f32, %i: i32) {
+  %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  %idx = tile.broadcast %i : i32 -> tensor<4x8xi32>
+  // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.take' op axis 2 out of range for rank 2
+  %b = tile.take %a[%idx] {axis = 2 : i32} : tensor<4x8xf32>, tensor<4x8xi32> -> tensor<4x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @take_other_dimension(%f: f32, %i: i32) {
+  %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  %idx = tile.broadcast %i : i32 -> tensor<2x3xi32>
+  // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.take' op indices dimension 0 has size 2, the source's 4
+  %b = tile.take %a[%idx] {axis = 1 : i32} : tensor<4x8xf32>, tensor<2x3xi32> -> tensor<2x3xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @take_result(%f: f32, %i: i32) {
+  %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  %idx = tile.broadcast %i : i32 -> tensor<4x3xi32>
+  // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.take' op result must have the indices' shape and the source's element type
+  %b = tile.take %a[%idx] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x3xi32> -> tensor<4x3xf64>
+  tile.return
+}
+
+// -----
+
+tile.kernel @take_float_indices(%f: f32) {
+  %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.take' op f32 should be of base attribute integer_type
+  %b = tile.take %a[%a] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   tile.return
 }
 

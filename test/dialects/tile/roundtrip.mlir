@@ -50,3 +50,20 @@ tile.kernel @add(%x: !tile.buffer<f32>, %y: !tile.buffer<f32>, %out: !tile.buffe
   // CHECK: tile.return
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel @take(
+tile.kernel @take(%f: f32, %i: i32) {
+  %src = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  %idx = tile.broadcast %i : i32 -> tensor<4x3xi32>
+  // CHECK: tile.take %{{.*}}[%{{.*}}] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x3xi32> -> tensor<4x3xf32>
+  %picked = tile.take %src[%idx] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x3xi32> -> tensor<4x3xf32>
+  // CHECK: tile.take %{{.*}}[%{{.*}}] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x8xi64> -> tensor<2x8xf32>
+  %rows = tile.broadcast %i : i32 -> tensor<2x8xi32>
+  %wide = tile.map %rows : tensor<2x8xi32> -> tensor<2x8xi64> {
+  ^bb0(%r: i32):
+    %e = arith.extsi %r : i32 to i64
+    tile.yield %e : i64
+  }
+  %gathered = tile.take %src[%wide] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x8xi64> -> tensor<2x8xf32>
+  tile.return
+}

@@ -645,6 +645,39 @@ def test_iota_reshape_transpose_and_broadcast_rearrange_elements():
     np.testing.assert_array_equal(out[24:], 9)
 
 
+TAKE = kernel(
+    "%src: !tile.buffer<f32>, %idx: !tile.buffer<i32>, %out: !tile.buffer<f32>",
+    """
+  %s = tile.load %src[0] strides [8, 1] : !tile.buffer<f32> -> tensor<4x8xf32>
+  %i = tile.load %idx[0] strides [3, 1] : !tile.buffer<i32> -> tensor<4x3xi32>
+  %t = tile.take %s[%i] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x3xi32> -> tensor<4x3xf32>
+  tile.store %t, %out[0] strides [3, 1] : tensor<4x3xf32>, !tile.buffer<f32>
+  %rows = tile.load %idx[0] strides [8, 1] : !tile.buffer<i32> -> tensor<1x8xi32>
+  %r = tile.take %s[%rows] {axis = 0 : i32} : tensor<4x8xf32>, tensor<1x8xi32> -> tensor<1x8xf32>
+  tile.store %r, %out[12] strides [8, 1] : tensor<1x8xf32>, !tile.buffer<f32>""",
+)
+
+
+def test_take_picks_along_either_axis():
+    source = np.arange(32, dtype=np.float32).reshape(4, 8) * 1.5
+    indices = np.array([3, 0, 2, 1, 1, 0, 3, 2, 7, 7, 6, 5], np.int32)
+    out = np.zeros(20, np.float32)
+    run(TAKE, (1,), source.reshape(-1), indices, out)
+    np.testing.assert_array_equal(
+        out[:12], np.take_along_axis(source, indices.reshape(4, 3), 1).reshape(-1)
+    )
+    np.testing.assert_array_equal(
+        out[12:], np.take_along_axis(source, indices[:8].reshape(1, 8), 0).reshape(-1)
+    )
+
+
+def test_take_outside_the_axis_fails_naming_the_index():
+    indices = np.array([3, 0, 2, 1, 1, 0, 3, 8, 7, 7, 6, 5], np.int32)
+    with pytest.raises(KernelError) as caught:
+        run(TAKE, (1,), np.zeros(32, np.float32), indices, np.zeros(20, np.float32))
+    assert "'tile.take' op takes element 8 of an axis of 8 (tile element [2, 1])" in str(caught.value)
+
+
 # ---------------------------------------------------------------------------
 # Matrix unit and control flow
 # ---------------------------------------------------------------------------
