@@ -17,6 +17,11 @@ One program instance runs at a time, over `tnpu.interpreters.memory`;
   ...) is a hardware licence, not a different answer, and is ignored;
 * atomics act lane by lane in row-major order; with programs run one after
   another, a grid's atomics are sequential in program order;
+* a tensor descriptor (`tt.make_tensor_descriptor`) is its base address,
+  shape and strides; its block loads and stores, row gathers and scatters
+  touch only the elements inside the tensor (a load reads zero, or NaN with
+  `padding = nan`, elsewhere), as Triton's interpreter does without its
+  TMA alignment checks;
 * `tt.extern_elementwise` evaluates libdevice symbols through
   `tnpu.interpreters.libdevice`; `tt.elementwise_inline_asm` (PTX) is refused;
 * `tt.assert` and `llvm.intr.assume` fail the run when their condition is
@@ -82,6 +87,46 @@ class Launch:
     program_id: tuple[int, int, int] = (0, 0, 0)
     libdevice_symbols: set[str] = field(default_factory=set)
     """The libdevice symbols evaluated through the reference table."""
+
+
+@dataclass(frozen=True)
+class TensorDescriptor:
+    """A `tt.make_tensor_descriptor` value: the tensor of `shape` and `strides` (in
+    elements of `dtype`) at byte address `base`; loads read `pad` outside it."""
+
+    base: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    dtype: np.dtype
+    pad: float
+
+    def at(self, coordinates: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Byte addresses of the elements at `coordinates` (one array per dimension,
+        broadcast together), and which lie inside the tensor."""
+        coordinates = np.broadcast_arrays(*(np.asarray(c, np.int64) for c in coordinates))
+        addresses = np.full(coordinates[0].shape, self.base, np.int64)
+        inside = np.ones(coordinates[0].shape, bool)
+        for coordinate, extent, stride in zip(coordinates, self.shape, self.strides):
+            addresses = addresses + coordinate * stride * self.dtype.itemsize
+            inside &= (coordinate >= 0) & (coordinate < extent)
+        return addresses, inside
+
+    def block(self, starts: Sequence[Any], shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """`at` the block of `shape` whose first element is at `starts`."""
+        rank = len(shape)
+        return self.at([
+            int(start) + np.arange(size).reshape([size if k == d else 1 for k in range(rank)])
+            for d, (start, size) in enumerate(zip(starts, shape))
+        ])
+
+    def rows(self, rows: Any, column: Any, width: int) -> tuple[np.ndarray, np.ndarray]:
+        """`at` rows `rows` from `column`, `width` columns each."""
+        return self.at([np.asarray(rows)[:, None], int(column) + np.arange(width)[None, :]])
+
+
+def _block_shape(desc_type: Attribute) -> tuple[int, ...]:
+    assert isinstance(desc_type, tt.TensorDescType)
+    return tuple(desc_type.block_type.get_shape())
 
 
 def launch_of(interpreter: Interpreter) -> Launch:
@@ -393,6 +438,57 @@ class TTFunctions(InterpreterFunctions):
         with _memory_access(interpreter, op) as memory:
             old = memory.read_modify_write(pointer, None, dtype, (compare, value), swap_if_equal)
         return (as_value(old, op.result.type),)
+
+    # Tensor descriptors.
+
+    @impl(tt.MakeTensorDescOp)
+    def run_make_tensor_descriptor(
+        self, interpreter: Interpreter, op: tt.MakeTensorDescOp, args: PythonValues
+    ):
+        rank = len(op.shape)
+        nan = op.padding is not None and tt.PaddingOption.of(op.padding) == tt.PaddingOption.NAN
+        descriptor = TensorDescriptor(
+            int(args[0]),
+            tuple(int(v) for v in args[1 : 1 + rank]),
+            tuple(int(v) for v in args[1 + rank :]),
+            memory_dtype(op.base.type),
+            float("nan") if nan else 0,
+        )
+        return (descriptor,)
+
+    @impl(tt.DescriptorLoadOp)
+    def run_descriptor_load(self, interpreter: Interpreter, op: tt.DescriptorLoadOp, args: PythonValues):
+        descriptor, *starts = args
+        addresses, inside = descriptor.block(starts, _block_shape(op.desc.type))
+        with _memory_access(interpreter, op) as memory:
+            loaded = memory.load(addresses, inside, descriptor.dtype, descriptor.pad)
+        return (as_value(loaded.reshape(op.result.type.get_shape()), op.result.type),)
+
+    @impl(tt.DescriptorStoreOp)
+    def run_descriptor_store(self, interpreter: Interpreter, op: tt.DescriptorStoreOp, args: PythonValues):
+        descriptor, value, *starts = args
+        shape = _block_shape(op.desc.type)
+        addresses, inside = descriptor.block(starts, shape)
+        values = np.asarray(value).astype(descriptor.dtype).reshape(shape)
+        with _memory_access(interpreter, op) as memory:
+            memory.store(addresses, values, inside, descriptor.dtype)
+        return ()
+
+    @impl(tt.DescriptorGatherOp)
+    def run_descriptor_gather(self, interpreter: Interpreter, op: tt.DescriptorGatherOp, args: PythonValues):
+        descriptor, rows, column = args
+        addresses, inside = descriptor.rows(rows, column, op.result.type.get_shape()[1])
+        with _memory_access(interpreter, op) as memory:
+            loaded = memory.load(addresses, inside, descriptor.dtype, descriptor.pad)
+        return (as_value(loaded, op.result.type),)
+
+    @impl(tt.DescriptorScatterOp)
+    def run_descriptor_scatter(self, interpreter: Interpreter, op: tt.DescriptorScatterOp, args: PythonValues):
+        descriptor, rows, column, value = args
+        addresses, inside = descriptor.rows(rows, column, op.src.type.get_shape()[1])
+        with _memory_access(interpreter, op) as memory:
+            memory.store(addresses, np.asarray(value).astype(descriptor.dtype), inside, descriptor.dtype)
+        return ()
 
     # Reductions, scans, dot.
 

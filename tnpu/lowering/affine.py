@@ -266,13 +266,18 @@ class IndexEmitter:
         """`value < 0 ? if_true : if_false`."""
         if isinstance(value, int):
             return if_true if value < 0 else if_false
-        condition = self._emit(CmpiOp(value, self.materialize(0), "slt"))
+        return self.select(self._emit(CmpiOp(value, self.materialize(0), "slt")), if_true, if_false)
+
+    def select(self, condition: SSAValue, if_true: Scalar, if_false: Scalar) -> Scalar:
+        """`condition ? if_true : if_false` for an i1 `condition`."""
+        if if_true is if_false or (isinstance(if_true, int) and if_true == if_false):
+            return if_true
         result = self._emit(
             SelectOp(condition, self.materialize(if_true), self.materialize(if_false))
         )
         return self._record(
             result, math.gcd(self.divisor(if_true), self.divisor(if_false)),
-            if_true >= 0 and if_false >= 0,
+            self.is_non_negative(if_true) and self.is_non_negative(if_false),
         )
 
 

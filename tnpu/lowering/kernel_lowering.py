@@ -26,7 +26,13 @@ from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
 from tnpu.dialects.dispatch import entry_for
 from tnpu.lowering.affine import AffineIndex, Box, IndexEmitter, Scalar
-from tnpu.lowering.pointer_analysis import Lowered, Pointer, PointerTensor, ScalarPointer
+from tnpu.lowering.pointer_analysis import (
+    Lowered,
+    Pointer,
+    PointerChoice,
+    PointerTensor,
+    ScalarPointer,
+)
 from tnpu.lowering.scalar_facts import ScalarFacts
 
 LowerOp = Callable[["KernelLowering", Any], None]
@@ -93,6 +99,12 @@ class KernelLowering:
         block = Block(arg_types=arg_types)
         for old, new in zip(entry.args, block.args):
             new.name_hint = old.name_hint
+            if isinstance(old.type, tt.TensorDescType):
+                raise CompileError(
+                    self.func,
+                    f"argument '{old.name_hint}' is a tensor descriptor made on the host; "
+                    "make it in the kernel with tl.make_tensor_descriptor",
+                )
             if isinstance(old.type, tt.PointerType):
                 self.values[old] = Lowered(pointer=ScalarPointer(new, 0))
             else:
@@ -150,7 +162,8 @@ class KernelLowering:
         """The tile (or scalar) computing a TTIR data value."""
         lowered = self.values[value]
         if lowered.value is None:
-            raise CompileError(self.op, "uses a pointer as data")
+            what = "a tensor descriptor" if lowered.descriptor is not None else "a pointer"
+            raise CompileError(self.op, f"uses {what} as data")
         return lowered.value
 
     def operand_of_map(self, value: SSAValue) -> SSAValue:
@@ -158,7 +171,7 @@ class KernelLowering:
         lowered = self.values[value]
         return lowered.uniform if lowered.uniform is not None else self.tile_of(value)
 
-    def pointer_of(self, op: Operation, value: SSAValue) -> Pointer:
+    def pointer_of(self, op: Operation, value: SSAValue) -> Pointer | PointerChoice:
         pointer = self.values[value].pointer
         if pointer is None:
             raise CompileError(op, "the pointer operand is not a known buffer pointer")
@@ -241,22 +254,28 @@ class KernelLowering:
         for k, digit in enumerate(index.digits):
             if digit.stride == 0:
                 continue
-            iota = self.insert(
-                tile.IotaOp.create(
-                    properties={"start": IntegerAttr(0, IntegerType(32))},
-                    result_types=[TensorType(i64, [digit.size])],
-                )
-            ).results[0]
-            shape = [1] * len(digit_shape)
-            shape[k] = digit.size
-            shaped = self.insert(tile.ReshapeOp(iota, TensorType(i64, shape))).results[0]
-            spread = self.insert(tile.BroadcastOp(shaped, flat)).results[0]
+            spread = self.coordinate(digit_shape, k, i64)
             terms.append(self.map_binary(arith.MuliOp, spread, self.index_to_i64(digit.stride)))
         result: SSAValue = self.insert(tile.BroadcastOp(terms[0], flat)).results[0]
         for term in terms[1:]:
             result = self.map_binary(arith.AddiOp, result, term)
         if digit_shape != index.shape:
             result = self.insert(tile.ReshapeOp(result, TensorType(i64, index.shape))).results[0]
+        return result
+
+    def coordinate(self, shape: Sequence[int], dim: int, element: IntegerType) -> SSAValue:
+        """A tile of `shape` holding each element's coordinate along `dim`."""
+        iota = tile.IotaOp.create(
+            properties={"start": IntegerAttr(0, IntegerType(32))},
+            result_types=[TensorType(element, [shape[dim]])],
+        )
+        result = self.insert(iota).results[0]
+        unit = [1] * len(shape)
+        unit[dim] = shape[dim]
+        if len(shape) > 1:
+            result = self.insert(tile.ReshapeOp(result, TensorType(element, unit))).results[0]
+        if unit != list(shape):
+            result = self.insert(tile.BroadcastOp(result, TensorType(element, shape))).results[0]
         return result
 
     def splat_forms(

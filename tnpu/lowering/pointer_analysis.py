@@ -16,7 +16,9 @@ the symbolic forms, in the algebra of `tnpu.lowering.affine`:
   along one digit (`affine.less_than_zero`), from splat and constant i1
   tensors, and from `andi` of two boxes whose digit splits nest;
 * a pointer's buffer and offsets: a kernel argument is a buffer at offset 0,
-  `tt.addptr` adds an affine (or any) offset, splats and shape ops carry it.
+  `tt.addptr` adds an affine (or any) offset, splats and shape ops carry it;
+  `arith.select` of pointers into one buffer selects their offsets, and of
+  pointers into two buffers is a `PointerChoice` of both.
 
 A load or store whose pointer tensor has an `AffineIndex` is a structured
 `tile.load`/`tile.store`; its mask's boxes (`mask_parts`) become the DMA's
@@ -36,7 +38,7 @@ offset tiles otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -68,6 +70,49 @@ class PointerTensor:
 
 
 Pointer = ScalarPointer | PointerTensor
+"""A pointer (or tensor of them) into one buffer."""
+
+
+@dataclass
+class PointerChoice:
+    """`tl.where(c, p, q)` of pointers into two buffers: `if_true` where `condition`
+    holds, `if_false` elsewhere.
+
+    `condition` has the forms of the i1 scalar or tensor choosing (a scalar
+    chooses for every element); either side may be a choice itself.  Accesses
+    through it are one per side, under complementary masks.
+    """
+
+    condition: Lowered
+    if_true: Pointer | PointerChoice
+    if_false: Pointer | PointerChoice
+
+
+def map_pointer(
+    pointer: Pointer | PointerChoice,
+    side: Callable[[Pointer], Pointer],
+    condition: Callable[[Lowered], Lowered] = lambda c: c,
+) -> Pointer | PointerChoice:
+    """`side` applied to every one-buffer pointer of a choice (and `condition` to its
+    conditions), or to `pointer` itself."""
+    if isinstance(pointer, PointerChoice):
+        return PointerChoice(
+            condition(pointer.condition),
+            map_pointer(pointer.if_true, side, condition),
+            map_pointer(pointer.if_false, side, condition),
+        )
+    return side(pointer)
+
+
+@dataclass
+class Descriptor:
+    """A `!tt.tensordesc` made by `tt.make_tensor_descriptor`: blocks of the tensor of
+    `shape` and `strides` (in elements) at `base`; loads read `pad` outside it."""
+
+    base: ScalarPointer
+    shape: tuple[Scalar, ...]
+    strides: tuple[Scalar, ...]
+    nan_padding: bool
 
 
 @dataclass
@@ -77,14 +122,15 @@ class Lowered:
     `value` is the tile (or scalar) computing it, present for data;
     `uniform` the scalar every element equals, if the analysis knows one;
     `index`, `box` and `pointer` its symbolic forms (see the module
-    docstring).
+    docstring); `descriptor` a tensor descriptor's.
     """
 
     value: SSAValue | None = None
     uniform: SSAValue | None = None
     index: AffineIndex | None = None
     box: Box | None = None
-    pointer: Pointer | None = None
+    pointer: Pointer | PointerChoice | None = None
+    descriptor: Descriptor | None = None
 
 
 def symbolic_forms(

@@ -19,6 +19,7 @@ from tnpu.lowering.op_lowerings import (
     asserts,
     atomics,
     control_flow,
+    descriptors,
     elementwise,
     matmul,
     memory,
@@ -34,16 +35,9 @@ REFUSED: dict[type[Operation], str] = {
     tt.FpToFpOp: "fp8 conversions are not modelled",
     tt.IntToPtrOp: "integers cast to pointers cannot be described as buffer accesses",
     tt.PtrToIntOp: "pointers cast to integers cannot be described as buffer accesses",
-    tt.HistogramOp: "histogram is not modelled",
-    tt.GatherOp: "in-tile gather is not modelled",
-    tt.CatOp: "concatenation is not modelled",
-    tt.JoinOp: "join is not modelled",
-    tt.SplitOp: "split is not modelled",
     tt.MakeTensorPtrOp: "block pointers are not supported; use pointer arithmetic",
     tt.AdvanceOp: "block pointers are not supported; use pointer arithmetic",
-    tt.MakeTensorDescOp: "tensor descriptors are not supported",
-    tt.DescriptorLoadOp: "tensor descriptors are not supported",
-    tt.DescriptorStoreOp: "tensor descriptors are not supported",
+    tt.DescriptorReduceOp: "atomic reductions through a tensor descriptor are not modelled",
     tt.CallOp: "calls are not supported; inline device functions first",
     cf.BranchOp: "unstructured control flow left; run structure-early-return first",
     cf.ConditionalBranchOp: "unstructured control flow left; run structure-early-return first",
@@ -70,6 +64,7 @@ LOWERINGS = dispatch_table(
     matmul.LOWERINGS,
     asserts.LOWERINGS,
     control_flow.LOWERINGS,
+    descriptors.LOWERINGS,
 )
 """Every op class ttir-to-tile knows, with its lowering (or refusal)."""
 
@@ -97,25 +92,35 @@ class TTIRToTilePass(ModulePass):
       Inductor's `%`/`//` decompositions when provably affine;
     * for i1 tensors, a `Box`: the mask as per-digit bounds, from
       comparisons of affine values and conjunctions of them;
-    * for pointers, the buffer plus the offsets in either form.
+    * for pointers, the buffer plus the offsets in either form; for
+      `tl.where` of pointers into two buffers, both and the condition
+      (`PointerChoice`); for tensor descriptors, base, shape and strides.
 
     A load or store whose pointer has an affine offset becomes a structured
     `tile.load`/`tile.store` (the mask's boxes as bounds, the rest of the
     mask as an explicit mask tile, a uniform `other` as `pad`); otherwise a
     `tile.gather`/`tile.scatter` with the offsets computed on the vector
-    unit; atomics `tile.atomic_rmw`/`atomic_cas` at those offsets.  Pointers
-    carried by loops stay structured when each iteration advances them by a
-    uniform amount, and become carried offset tiles otherwise.  Unused forms
-    are dead code: run `dce` afterwards.  `tnpu.lowering.op_lowerings` has
-    one module per op family.
+    unit; atomics `tile.atomic_rmw`/`atomic_cas` at those offsets.  Through
+    a pointer chosen from two buffers, an access is one per buffer under
+    complementary masks.  A descriptor's block load/store is a structured
+    `tile.load`/`tile.store` bounded by the tensor's shape; its row gathers
+    and scatters are `tile.gather`/`tile.scatter`.  Pointers carried by
+    loops stay structured when each iteration advances them by a uniform
+    amount, and become carried offset tiles otherwise.  `tt.clampf`,
+    `tt.join`/`tt.cat` (a select between broadcast operands), `tt.split`
+    and `tt.gather` (`tile.take`) and `tt.histogram` (a compare with every
+    bin, summed) are vector-unit compute.  Unused forms are dead code: run
+    `dce` afterwards.  `tnpu.lowering.op_lowerings` has one module per op
+    family.
 
     Refuses, naming the op and its source location: the ops in `REFUSED`
     (inline PTX, libdevice calls left, `tt.print`, fp8 casts, pointer/integer
-    casts, histogram, in-tile gather, cat/join/split, block pointers,
-    descriptors, calls, `cf` branches left), any other op without a
-    lowering, pointers used as data or from two buffers, pointer casts that
-    change the width at an offset, `scf.if`/`scf.while` with pointer
-    results, and combine regions holding other than scalar code.
+    casts, block pointers, atomic reductions through descriptors, calls,
+    `cf` branches left), any other op without a lowering, pointers used as
+    data, descriptors made on the host (kernel arguments), pointer casts
+    that change the width at an offset, `scf.if`/`scf.while` with pointer
+    results, loop-carried pointers chosen from two buffers or descriptors,
+    and combine regions holding other than scalar code.
     """
 
     name = "ttir-to-tile"

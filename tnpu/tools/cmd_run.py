@@ -33,7 +33,13 @@ from tnpu.execution.case import (
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
 from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
-from tnpu.tools.command_line import UserError, literal, parse_assignment, parse_assignments
+from tnpu.tools.command_line import (
+    UserError,
+    literal,
+    parse_assignment,
+    parse_assignments,
+    parse_target,
+)
 
 HELP = "run a kernel on every rung and compare the results"
 
@@ -54,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an argument of a kernel file (repeatable)")
     parser.add_argument("--signature", help="NAME=TYPE,... for a .py kernel (as tnpu ttir)")
     parser.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--target",
+        help="Triton target of a .py kernel as BACKEND:ARCH (default cuda:80; cuda:90 keeps "
+        "tensor descriptors, which Triton rewrites to pointers below sm_90)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,7 +104,7 @@ def case_from_options(args: argparse.Namespace) -> Case:
         if not function or args.signature is None:
             raise CaseError("a .py kernel needs FILE.py:FUNCTION and --signature")
         signature = parse_assignments([args.signature], "signature entry")
-        ttir_path = _compile(path, function, signature, constexprs)
+        ttir_path = _compile(path, function, signature, constexprs, parse_target(args.target))
         kernel_py: Path | None = path
     else:
         from tnpu.ttir_import import import_ttir
@@ -143,9 +154,12 @@ def _triton_type(type_: object) -> str:
     return names.get(str(type_), str(type_))
 
 
-def _compile(path: Path, function: str, signature: dict, constexprs: dict) -> Path:
+def _compile(
+    path: Path, function: str, signature: dict, constexprs: dict, target: tuple[str, int, int]
+) -> Path:
     try:
-        ttir = compile_to_ttir(KernelSource(load_jit_function(path, function), signature, constexprs))
+        source = KernelSource(load_jit_function(path, function), signature, constexprs)
+        ttir = compile_to_ttir(source, target)
     except FrontendError as error:
         raise CaseError(str(error)) from None
     output = Path(tempfile.mkdtemp(prefix="tnpu-run-")) / "kernel.ttir"

@@ -18,14 +18,13 @@ import sys
 from pathlib import Path
 
 from tnpu.frontend import (
-    DEFAULT_TARGET,
     FrontendError,
     KernelSource,
     case_kernel,
     compile_to_ttir,
     load_jit_function,
 )
-from tnpu.tools.command_line import UserError, literal, parse_assignments
+from tnpu.tools.command_line import UserError, literal, parse_assignments, parse_target
 
 HELP = "compile a Triton kernel to TTIR"
 
@@ -52,12 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    target = DEFAULT_TARGET
-    if args.target is not None:
-        backend, _, arch = args.target.partition(":")
-        if not backend or not arch.isdigit():
-            raise UserError(f"--target '{args.target}' is not BACKEND:ARCH, e.g. cuda:80")
-        target = (backend, int(arch), DEFAULT_TARGET[2])
+    target = parse_target(args.target)
     try:
         if Path(args.kernel).is_dir():
             source, case_target = case_kernel(args.kernel)

@@ -1,4 +1,4 @@
-"""What `tnpu`'s subcommands share: the one-line error, and NAME=VALUE options.
+"""What `tnpu`'s subcommands share: the one-line error, NAME=VALUE options, a Triton target.
 
 A subcommand raises `UserError` for bad input or a refused kernel;
 `tnpu_main` prints it as one line and exits with code 1.
@@ -7,6 +7,8 @@ A subcommand raises `UserError` for bad input or a refused kernel;
 from __future__ import annotations
 
 import json
+
+from tnpu.frontend import DEFAULT_TARGET
 
 
 class UserError(Exception):
@@ -36,3 +38,13 @@ def literal(value: str) -> object:
         return json.loads(value)
     except json.JSONDecodeError:
         return value
+
+
+def parse_target(text: str | None) -> tuple[str, int, int]:
+    """A `--target BACKEND:ARCH` (None: cuda:80, what Inductor's corpus used)."""
+    if text is None:
+        return DEFAULT_TARGET
+    backend, _, arch = text.partition(":")
+    if not backend or not arch.isdigit():
+        raise UserError(f"--target '{text}' is not BACKEND:ARCH, e.g. cuda:80")
+    return (backend, int(arch), DEFAULT_TARGET[2])

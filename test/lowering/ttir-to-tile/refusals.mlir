@@ -69,51 +69,6 @@ tt.func public @ptr_to_int(%X: !tt.ptr<f32>) {
 
 // -----
 
-// The shapes probe: tl.histogram(i, 16).
-tt.func public @histogram(%i: tensor<64xi32>) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.histogram' op cannot be lowered to the tile dialect: histogram is not modelled
-  %counts = tt.histogram %i : tensor<64xi32> -> tensor<16xi32>
-  tt.return
-}
-
-// -----
-
-// The shapes probe: tl.gather(x, i, 0).
-tt.func public @in_tile_gather(%x: tensor<64xf32>, %i: tensor<64xi32>) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.gather' op cannot be lowered to the tile dialect: in-tile gather is not modelled
-  %picked = tt.gather %x[%i] {axis = 0 : i32} : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
-  tt.return
-}
-
-// -----
-
-// The shapes probe: tl.cat(x, y, can_reorder=True).
-tt.func public @cat(%x: tensor<64xf32>, %y: tensor<64xf32>) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.cat' op cannot be lowered to the tile dialect: concatenation is not modelled
-  %both = tt.cat %x, %y : tensor<64xf32> -> tensor<128xf32>
-  tt.return
-}
-
-// -----
-
-// The shapes probe: tl.join(x, y).
-tt.func public @join(%x: tensor<64xf32>, %y: tensor<64xf32>) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.join' op cannot be lowered to the tile dialect: join is not modelled
-  %joined = tt.join %x, %y : tensor<64xf32> -> tensor<64x2xf32>
-  tt.return
-}
-
-// -----
-
-// The shapes probe: tl.split(tl.reshape(y, (BLOCK // 2, 2))).
-tt.func public @split(%y: tensor<32x2xf32>) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.split' op cannot be lowered to the tile dialect: split is not modelled
-  %outLHS, %outRHS = tt.split %y : tensor<32x2xf32> -> tensor<32xf32>
-  tt.return
-}
-
-// -----
-
 // Triton 3.6's block pointers: tl.make_block_ptr.
 tt.func public @block_pointer(%in: !tt.ptr<f16>, %M: i64, %N: i64) {
   %c0 = arith.constant 0 : i32
@@ -136,32 +91,76 @@ tt.func public @advance(%p: !tt.ptr<tensor<32x64xf16>>) {
 
 // -----
 
-// The descriptors probe: tl.make_tensor_descriptor.
-tt.func public @make_descriptor(%X: !tt.ptr<f32>, %M: i32, %N: i32) {
-  %c1_i64 = arith.constant 1 : i64
-  %src = arith.extsi %N : i32 to i64
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.make_tensor_descriptor' op cannot be lowered to the tile dialect: tensor descriptors are not supported
-  %src_1 = tt.make_tensor_descriptor %X, [%M, %N], [%src, %c1_i64] : <f32>, <16x32xf32>
-  tt.return
-}
-
-// -----
-
-// The descriptor_arguments probe: a descriptor passed to the kernel.
-tt.func public @descriptor_load(%in_desc: !tt.tensordesc<16x32xf32>) {
+// A descriptor made on the host (the descriptor_arguments probe): its shape
+// and strides are not in the TTIR.
+// CHECK: refusals.mlir:[[# @LINE + 1]]:1: error: 'tt.func' op argument 'in_desc' is a tensor descriptor made on the host; make it in the kernel with tl.make_tensor_descriptor
+tt.func public @descriptor_argument(%in_desc: !tt.tensordesc<16x32xf32>) {
   %c0_i32 = arith.constant 0 : i32
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.descriptor_load' op cannot be lowered to the tile dialect: tensor descriptors are not supported
   %0 = tt.descriptor_load %in_desc[%c0_i32, %c0_i32] : !tt.tensordesc<16x32xf32> -> tensor<16x32xf32>
   tt.return
 }
 
 // -----
 
-tt.func public @descriptor_store(%out_desc: !tt.tensordesc<16x32xf32>, %v: f32) {
+// The descriptors probe: desc.atomic_add([0, 0], x).
+tt.func public @descriptor_reduce(%X: !tt.ptr<f32>, %M: i32, %N: i32, %x: tensor<16x32xf32>) {
   %c0_i32 = arith.constant 0 : i32
-  %1 = tt.splat %v : f32 -> tensor<16x32xf32>
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.descriptor_store' op cannot be lowered to the tile dialect: tensor descriptors are not supported
-  tt.descriptor_store %out_desc[%c0_i32, %c0_i32], %1 : !tt.tensordesc<16x32xf32>, tensor<16x32xf32>
+  %c1_i64 = arith.constant 1 : i64
+  %n = arith.extsi %N : i32 to i64
+  %d = tt.make_tensor_descriptor %X, [%M, %N], [%n, %c1_i64] : <f32>, <16x32xf32>
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.descriptor_reduce' op cannot be lowered to the tile dialect: atomic reductions through a tensor descriptor are not modelled
+  tt.descriptor_reduce add, %d[%c0_i32, %c0_i32], %x : !tt.tensordesc<16x32xf32>, tensor<16x32xf32>
+  tt.return
+}
+
+// -----
+
+// A descriptor carried by a loop (made anew in each iteration).
+tt.func public @loop_carried_descriptor(%X: !tt.ptr<f32>, %M: i32, %N: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c1_i64 = arith.constant 1 : i64
+  %n = arith.extsi %N : i32 to i64
+  %d = tt.make_tensor_descriptor %X, [%M, %N], [%n, %c1_i64] : <f32>, <16x32xf32>
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'scf.for' op a tensor descriptor carried by a loop is not supported
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %d) -> (!tt.tensordesc<16x32xf32>) : i32 {
+    %e = tt.make_tensor_descriptor %X, [%i, %N], [%n, %c1_i64] : <f32>, <16x32xf32>
+    scf.yield %e : !tt.tensordesc<16x32xf32>
+  }
+  tt.return
+}
+
+// -----
+
+// A pointer chosen from two buffers, carried by a loop.
+tt.func public @loop_carried_choice(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %pid = tt.get_program_id x : i32
+  %first = arith.cmpi eq, %pid, %c0 : i32
+  %p = arith.select %first, %X, %Y : !tt.ptr<f32>
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'scf.for' op a loop-carried pointer is chosen from two buffers (tl.where)
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%q = %p) -> (!tt.ptr<f32>) : i32 {
+    %q1 = tt.addptr %q, %c1 : !tt.ptr<f32>, i32
+    scf.yield %q1 : !tt.ptr<f32>
+  }
+  tt.return
+}
+
+// -----
+
+// A descriptor of a pointer chosen from two buffers.
+tt.func public @descriptor_of_a_choice(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>, %M: i32, %N: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1_i64 = arith.constant 1 : i64
+  %n = arith.extsi %N : i32 to i64
+  %pid = tt.get_program_id x : i32
+  %first = arith.cmpi eq, %pid, %c0 : i32
+  %p = arith.select %first, %X, %Y : !tt.ptr<f32>
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.make_tensor_descriptor' op the descriptor's base pointer is chosen from two buffers
+  %d = tt.make_tensor_descriptor %p, [%M, %N], [%n, %c1_i64] : <f32>, <16x32xf32>
   tt.return
 }
 
@@ -204,51 +203,6 @@ tt.func @conditional_branch(%c: i1) {
   // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'cf.cond_br' op cannot be lowered to the tile dialect: unstructured control flow left; run structure-early-return first
   cf.cond_br %c, ^bb1, ^bb1
 ^bb1:
-  tt.return
-}
-
-// -----
-
-// An op with no lowering yet: tl.clamp (kernel clamp).
-tt.func public @clamp(%x: tensor<16xf32>) {
-  %cst = arith.constant dense<1.000000e+00> : tensor<16xf32>
-  %cst_1 = arith.constant dense<0.000000e+00> : tensor<16xf32>
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.clampf' op has no lowering to the tile dialect
-  %5 = tt.clampf %x, %cst_1, %cst, propagateNan = none : tensor<16xf32>
-  tt.return
-}
-
-// -----
-
-// A pointer tensor chosen elementwise: tl.where(r % 2 == 0, X + r, Y + r)
-// (kernel pointer_select): a select of pointers uses them as data.
-tt.func public @pointer_select(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>) {
-  %src = arith.constant dense<0> : tensor<16xi32>
-  %src_1 = arith.constant dense<2> : tensor<16xi32>
-  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-  %src_2 = arith.remsi %r, %src_1 : tensor<16xi32>
-  %src_3 = arith.cmpi eq, %src_2, %src : tensor<16xi32>
-  %src_4 = tt.splat %X : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
-  %src_5 = tt.addptr %src_4, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
-  %src_6 = tt.splat %Y : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
-  %src_7 = tt.addptr %src_6, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'arith.select' op uses a pointer as data
-  %src_8 = arith.select %src_3, %src_5, %src_7 : tensor<16xi1>, tensor<16x!tt.ptr<f32>>
-  %2 = tt.load %src_8 : tensor<16x!tt.ptr<f32>>
-  tt.return
-}
-
-// -----
-
-// A scalar pointer chosen by the program id: tl.where(pid == 0, X, Y)
-// (kernel scalar_pointer_select).
-tt.func public @scalar_pointer_select(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>) {
-  %src = arith.constant 0 : i32
-  %pid = tt.get_program_id x : i32
-  %src_1 = arith.cmpi eq, %pid, %src : i32
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'arith.select' op scalar arithmetic on a pointer is not supported
-  %src_2 = arith.select %src_1, %X, %Y : !tt.ptr<f32>
-  %1 = tt.load %src_2 : !tt.ptr<f32>
   tt.return
 }
 

@@ -5,7 +5,8 @@ iteration values and results.  A pointer an `scf.for` carries travels as
 its state (`Carried`): a scalar pointer as its offset, a pointer tensor
 that every iteration advances by a uniform step as the base of its affine
 index (so its loads stay structured), any other as its i64 offset tile.
-Pointers yielded by `scf.if` or carried by `scf.while` are refused.
+Pointers yielded by `scf.if` or carried by `scf.while`, and loop-carried
+pointers chosen from two buffers, are refused.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tnpu.lowering.affine import AffineIndex
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings
 from tnpu.lowering.pointer_analysis import (
     Lowered,
+    PointerChoice,
     PointerTensor,
     ScalarPointer,
     uniform_advance,
@@ -50,9 +52,13 @@ class Carried:
     @staticmethod
     def of(lowering: KernelLowering, op: Operation, init: SSAValue, yielded: SSAValue) -> Carried:
         """How a loop-carried TTIR value travels: a tile, a scalar, or pointer state."""
+        if lowering.values[init].descriptor is not None:
+            raise CompileError(op, "a tensor descriptor carried by a loop is not supported")
         pointer = lowering.values[init].pointer
         if pointer is None:
             return Carried(lowering, op, init=lowering.tile_of(init))
+        if isinstance(pointer, PointerChoice):
+            raise CompileError(op, "a loop-carried pointer is chosen from two buffers (tl.where)")
         if isinstance(pointer, ScalarPointer):
             offset = lowering.emit.materialize(pointer.offset)
             return Carried(lowering, op, init=offset, buffer=pointer.buffer, scalar_pointer=True)
@@ -83,7 +89,7 @@ class Carried:
         if self.buffer is None:
             return lowering.tile_of(yielded)
         pointer = lowering.values[yielded].pointer
-        if pointer is None or pointer.buffer is not self.buffer:
+        if isinstance(pointer, PointerChoice) or pointer is None or pointer.buffer is not self.buffer:
             raise CompileError(self.op, "a loop-carried pointer changes buffer")
         if isinstance(pointer, ScalarPointer):
             return lowering.emit.materialize(pointer.offset)

@@ -1,6 +1,6 @@
 """Constants and elementwise compute: `arith`/`math` on scalars and tensors, and
 Triton's own elementwise ops (`tt.precise_sqrt`, `tt.precise_divf`,
-`tt.mulhiui`).
+`tt.mulhiui`, `tt.clampf`).
 
 A tensor op becomes a one-op `tile.map` (`fuse-tile-maps` merges chains
 later); its affine index and box forms come from the pointer analysis.  A
@@ -35,9 +35,12 @@ from tnpu.lowering.pointer_analysis import Lowered, symbolic_forms
 LOWERINGS = OpLowerings()
 
 ARITH_AND_MATH = tuple(
-    op for op in (*tarith.Arith.operations, *Math.operations) if op is not arith.ConstantOp
+    op
+    for op in (*tarith.Arith.operations, *Math.operations)
+    if op not in (arith.ConstantOp, tarith.SelectOp)
 )
-"""The ops of tnpu's `arith` and `math` dialects, constants aside."""
+"""The ops of tnpu's `arith` and `math` dialects, but constants and `select` (which
+`tnpu.lowering.op_lowerings.pointers` lowers: it may choose between pointers)."""
 
 
 @LOWERINGS.lowers(arith.ConstantOp)
@@ -151,3 +154,24 @@ def lower_mulhiui(lowering: KernelLowering, op: tt.MulhiUIOp) -> None:
         return
     high = map_like(lowering, op, lambda args: arith.MulUIExtendedOp(args[0], args[1], element), result=1)
     lowering.values[op.result] = Lowered(value=high.results[0])
+
+
+@LOWERINGS.lowers(tt.ClampFOp)
+def lower_clampf(lowering: KernelLowering, op: tt.ClampFOp) -> None:
+    """`min(max(x, lo), hi)`: with `propagateNan = all` as `maximumf`/`minimumf` (a NaN
+    anywhere gives NaN), else as `maxnumf`/`minnumf` (a NaN gives the other operand),
+    as Triton's interpreter computes both."""
+    if tt.PropagateNan.of(op.propagateNan) == tt.PropagateNan.ALL:
+        maximum, minimum = arith.MaximumfOp, arith.MinimumfOp
+    else:
+        maximum, minimum = arith.MaxnumfOp, arith.MinnumfOp
+    if not isinstance(op.result.type, TensorType):
+        x, low, high = (lowering.tile_of(o) for o in op.operands)
+        above = lowering.insert(maximum(x, low)).results[0]
+        lowering.values[op.result] = Lowered(value=lowering.insert(minimum(above, high)).results[0])
+        return
+    x, low, high = (lowering.operand_of_map(o) for o in op.operands)
+    shape = tt.shape_of(op.result.type)
+    above = lowering.map_of([x, low], shape, lambda args: maximum(*args)).results[0]
+    clamped = lowering.map_of([above, high], shape, lambda args: minimum(*args)).results[0]
+    lowering.values[op.result] = Lowered(value=clamped)

@@ -7,11 +7,18 @@ refined to that view, are the bounds, the rest of the mask an explicit mask
 tile, and a uniform `other` the pad.  Any other pointer tensor, and every
 scalar pointer, becomes `tile.gather`/`tile.scatter` at its i64 offsets; a
 non-uniform `other` is selected in after the load.
+
+An access through a `PointerChoice` (`tl.where` of pointers into two
+buffers) is one access per side, each under the mask and its side of the
+condition (a uniform condition is a bound of a structured transfer, as any
+box is); the loaded values are selected by the condition.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType
@@ -22,9 +29,49 @@ from tnpu.dialects import tile, tt
 from tnpu.lowering import affine
 from tnpu.lowering.affine import AffineIndex, Box
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings
-from tnpu.lowering.pointer_analysis import Lowered, PointerTensor, ScalarPointer, mask_parts
+from tnpu.lowering.pointer_analysis import (
+    Lowered,
+    Pointer,
+    PointerChoice,
+    PointerTensor,
+    ScalarPointer,
+    mask_parts,
+)
 
 LOWERINGS = OpLowerings()
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Where an access moves elements: where the TTIR `mask` (if any) and every
+    condition in `also` (the sides taken through `tl.where` of pointers) hold."""
+
+    mask: SSAValue | None = None
+    also: tuple[Lowered, ...] = ()
+
+    def and_(self, condition: Lowered) -> Condition:
+        return replace(self, also=(*self.also, condition))
+
+    def tiles(self, lowering: KernelLowering) -> list[SSAValue]:
+        """The conditions as i1 tiles (or scalars)."""
+        mask = [lowering.tile_of(self.mask)] if self.mask is not None else []
+        return mask + [c.value for c in self.also]  # type: ignore[misc]
+
+    def parts(self, lowering: KernelLowering, shape: Sequence[int]) -> tuple[list[Box], list[SSAValue]]:
+        """The conditions as boxes over a tile of `shape` where they are, else as tiles."""
+        boxes, rest = mask_parts(self.mask, lowering.values) if self.mask is not None else ([], [])
+        tiles = [lowering.tile_of(m) for m in rest]
+        for condition in self.also:
+            assert condition.value is not None
+            if condition.box is not None:
+                boxes.append(condition.box)
+            elif not isinstance(condition.value.type, TensorType):
+                boxes.append(lowering.box_when_true(AffineIndex.uniform(shape, 0), condition.value))
+            else:
+                tiles.append(condition.value)
+        return boxes, tiles
 
 
 @LOWERINGS.lowers(tt.LoadOp)
@@ -35,35 +82,89 @@ def lower_load(lowering: KernelLowering, op: tt.LoadOp) -> None:
     pad = None
     if other is not None:  # a scalar `other`, or a tensor of one value, is the pad
         pad = other.uniform if isinstance(result_type, TensorType) else other.value
-    if isinstance(pointer, ScalarPointer):
-        offset = lowering.index_to_i64(pointer.offset)
-        loaded = indexed_transfer(lowering, pointer.buffer, offset, op.mask, result_type, pad=pad)
-    else:
-        assert isinstance(result_type, TensorType)
-        loaded = transfer(lowering, pointer, op.mask, result_type, pad=pad)
+    loaded = load(lowering, pointer, Condition(op.mask), result_type, pad)
     if op.other is not None and pad is None:
         assert op.mask is not None, "tt.load has an `other` only with a mask"
         loaded = select(lowering, lowering.tile_of(op.mask), loaded, lowering.tile_of(op.other))
     lowering.values[op.result] = Lowered(value=loaded)
 
 
+def load(
+    lowering: KernelLowering,
+    pointer: Pointer | PointerChoice,
+    condition: Condition,
+    result_type: Attribute,
+    pad: SSAValue | None,
+) -> SSAValue:
+    """The elements at `pointer` where `condition` holds (`pad` elsewhere)."""
+    if isinstance(pointer, PointerChoice):
+        taken, other = on_each_side(
+            lowering, pointer, condition, lambda side, where: load(lowering, side, where, result_type, pad)
+        )
+        return select(lowering, pointer.condition.value, taken, other)  # type: ignore[arg-type]
+    if isinstance(pointer, ScalarPointer):
+        offset = lowering.index_to_i64(pointer.offset)
+        return indexed_transfer(lowering, pointer.buffer, offset, condition, result_type, pad=pad)
+    assert isinstance(result_type, TensorType)
+    return transfer(lowering, pointer, condition, result_type, pad=pad)
+
+
 @LOWERINGS.lowers(tt.StoreOp)
 def lower_store(lowering: KernelLowering, op: tt.StoreOp) -> None:
     pointer = lowering.pointer_of(op, op.ptr)
-    value_type = op.value.type
-    if isinstance(pointer, ScalarPointer):
+    store(lowering, pointer, Condition(op.mask), lowering.tile_of(op.value))
+
+
+def store(
+    lowering: KernelLowering, pointer: Pointer | PointerChoice, condition: Condition, value: SSAValue
+) -> None:
+    """Write `value` at `pointer` where `condition` holds."""
+    if isinstance(pointer, PointerChoice):
+        on_each_side(lowering, pointer, condition, lambda side, where: store(lowering, side, where, value))
+    elif isinstance(pointer, ScalarPointer):
         offset = lowering.index_to_i64(pointer.offset)
-        value = lowering.tile_of(op.value)
-        indexed_transfer(lowering, pointer.buffer, offset, op.mask, value_type, value=value)
-        return
-    assert isinstance(value_type, TensorType)
-    transfer(lowering, pointer, op.mask, value_type, value=lowering.tile_of(op.value))
+        indexed_transfer(lowering, pointer.buffer, offset, condition, value.type, value=value)
+    else:
+        assert isinstance(value.type, TensorType)
+        transfer(lowering, pointer, condition, value.type, value=value)
+
+
+def on_each_side(
+    lowering: KernelLowering,
+    choice: PointerChoice,
+    condition: Condition,
+    access: Callable[[Pointer | PointerChoice, Condition], T],
+) -> tuple[T, T]:
+    """`access` through each side of a choice, where its condition holds and where not.
+
+    The accesses are in that order: of two writes to one element through
+    pointers into two buffers that alias, the second side's wins.
+    """
+    taken = access(choice.if_true, condition.and_(choice.condition))
+    other = access(choice.if_false, condition.and_(negated(lowering, choice.condition)))
+    return taken, other
+
+
+def negated(lowering: KernelLowering, condition: Lowered) -> Lowered:
+    """The forms of `not condition` (a box where the condition is uniform)."""
+    value = condition.value
+    assert value is not None
+    true = lowering.insert(arith.ConstantOp(IntegerAttr(1, IntegerType(1)))).results[0]
+    if not isinstance(value.type, TensorType):
+        return Lowered(value=lowering.insert(arith.XOrIOp(value, true)).results[0])
+    result = Lowered(value=lowering.map_binary(arith.XOrIOp, value, true))
+    if condition.uniform is not None:
+        result.uniform = lowering.insert(arith.XOrIOp(condition.uniform, true)).results[0]
+        result.box = lowering.box_when_true(
+            AffineIndex.uniform(value.type.get_shape(), 0), result.uniform
+        )
+    return result
 
 
 def transfer(
     lowering: KernelLowering,
     pointer: PointerTensor,
-    mask: SSAValue | None,
+    condition: Condition,
     tile_type: TensorType,
     *,
     pad: SSAValue | None = None,
@@ -71,10 +172,10 @@ def transfer(
 ) -> SSAValue:
     """A structured DMA when the pointer is affine, else a gather/scatter."""
     if pointer.index is not None:
-        return structured_transfer(lowering, pointer, mask, tile_type, pad, value)
+        return structured_transfer(lowering, pointer, condition, tile_type, pad, value)
     offsets = lowering.offsets_of(pointer)
     return indexed_transfer(
-        lowering, pointer.buffer, offsets, mask, tile_type, pad=pad, value=value
+        lowering, pointer.buffer, offsets, condition, tile_type, pad=pad, value=value
     )
 
 
@@ -82,14 +183,14 @@ def indexed_transfer(
     lowering: KernelLowering,
     buffer: SSAValue,
     indices: SSAValue,
-    mask: SSAValue | None,
+    condition: Condition,
     value_type: Attribute,
     *,
     pad: SSAValue | None = None,
     value: SSAValue | None = None,
 ) -> SSAValue:
     """`tile.gather` (no `value`) or `tile.scatter` at the element offsets `indices`."""
-    masks = [lowering.tile_of(mask)] if mask is not None else []
+    masks = mask_operand(lowering, condition, indices)
     if value is None:
         pads = [pad] if pad is not None else []
         groups: list[SSAValue | list[SSAValue]] = [pads, buffer, indices, masks]
@@ -108,10 +209,21 @@ def indexed_transfer(
     return value
 
 
+def mask_operand(lowering: KernelLowering, condition: Condition, indices: SSAValue) -> list[SSAValue]:
+    """The mask of an indexed access (none, or one in the indices' shape)."""
+    mask = conjunction(lowering, condition.tiles(lowering))
+    if mask is None:
+        return []
+    if isinstance(indices.type, TensorType) and not isinstance(mask.type, TensorType):
+        mask_type = TensorType(IntegerType(1), indices.type.get_shape())
+        mask = lowering.insert(tile.BroadcastOp(mask, mask_type)).results[0]
+    return [mask]
+
+
 def structured_transfer(
     lowering: KernelLowering,
     pointer: PointerTensor,
-    mask: SSAValue | None,
+    condition: Condition,
     tile_type: TensorType,
     pad: SSAValue | None,
     value: SSAValue | None,
@@ -120,8 +232,7 @@ def structured_transfer(
     emit = lowering.emit
     pointer_index = pointer.index
     assert pointer_index is not None
-    boxes, rest = mask_parts(mask, lowering.values) if mask is not None else ([], [])
-    explicit = [lowering.tile_of(m) for m in rest]
+    boxes, explicit = condition.parts(lowering, tile_type.get_shape())
     views = affine.unify([pointer_index, *(b.view for b in boxes)], emit)
     if views is None:
         # the boxes' splits do not nest with the pointer's: keep them as tiles
@@ -219,18 +330,25 @@ def compare(lowering: KernelLowering, lhs: SSAValue, rhs: SSAValue, predicate: s
 
 
 def conjunction(lowering: KernelLowering, masks: Sequence[SSAValue]) -> SSAValue | None:
+    """The masks (tiles or scalars) all holding; None for no mask."""
     if not masks:
         return None
     result = masks[0]
     for mask in masks[1:]:
-        result = lowering.map_binary(arith.AndIOp, result, mask)
+        if isinstance(result.type, TensorType) or isinstance(mask.type, TensorType):
+            result = lowering.map_binary(arith.AndIOp, result, mask)
+        else:
+            result = lowering.insert(arith.AndIOp(result, mask)).results[0]
     return result
 
 
 def select(
     lowering: KernelLowering, condition: SSAValue, if_true: SSAValue, if_false: SSAValue
 ) -> SSAValue:
+    """`condition ? if_true : if_false`, elementwise (a scalar condition chooses for all)."""
     shape = tt.shape_of(if_true.type) or tt.shape_of(condition.type)
+    if not shape:
+        return lowering.insert(tarith.SelectOp(condition, if_true, if_false)).results[0]
     choice = lowering.map_of(
         [condition, if_true, if_false], shape, lambda args: tarith.SelectOp(*args)
     )

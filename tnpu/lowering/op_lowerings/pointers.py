@@ -1,9 +1,16 @@
-"""Pointer arithmetic: `tt.addptr` and `tt.bitcast`.
+"""Pointer arithmetic: `tt.addptr`, `tt.bitcast` and `arith.select` of pointers.
 
 A pointer's buffer never changes; `tt.addptr` adds to its offset (a scalar's
 `index` offset, a tensor's affine index where both sides have one, and its
 i64 offset tile always); `tt.bitcast` of a pointer becomes
 `tile.buffer_cast` of its buffer, and of data a one-op map.
+
+`arith.select` (`tl.where`) of pointers into one buffer selects their
+offsets (an `index` select for scalars, a `tile.map` of the offset tiles
+for tensors); of pointers into two buffers it is a `PointerChoice` of both,
+which `addptr`, `bitcast`, splats and shape ops apply to on each side, and
+accesses through which are one per side (`memory`, `atomics`).  A select of
+data is elementwise compute.
 """
 
 from __future__ import annotations
@@ -17,28 +24,37 @@ from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
 from tnpu.lowering import affine
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings
-from tnpu.lowering.op_lowerings.elementwise import lower_as
-from tnpu.lowering.pointer_analysis import Lowered, PointerTensor, ScalarPointer
+from tnpu.lowering.op_lowerings.elementwise import lower_arith_or_math, lower_as
+from tnpu.lowering.op_lowerings.memory import select
+from tnpu.lowering.pointer_analysis import (
+    Lowered,
+    Pointer,
+    PointerChoice,
+    PointerTensor,
+    ScalarPointer,
+    map_pointer,
+)
 
 LOWERINGS = OpLowerings()
 
 
 @LOWERINGS.lowers(tt.AddPtrOp)
 def lower_addptr(lowering: KernelLowering, op: tt.AddPtrOp) -> None:
-    pointer = lowering.pointer_of(op, op.ptr)
-    if isinstance(pointer, ScalarPointer):
-        offset = lowering.emit.add(pointer.offset, lowering.index_of(op.offset))
-        lowering.values[op.result] = Lowered(pointer=ScalarPointer(pointer.buffer, offset))
-        return
     delta = lowering.values[op.offset]
-    index = None
-    if pointer.index is not None and delta.index is not None:
-        index = affine.add(pointer.index, delta.index, lowering.emit)
-    wide = lowering.widen_to_i64(lowering.operand_of_map(op.offset))
-    offsets = lowering.map_binary(arith.AddiOp, lowering.offsets_of(pointer), wide)
-    lowering.values[op.result] = Lowered(
-        pointer=PointerTensor(pointer.buffer, index=index, offsets=offsets)
-    )
+
+    def advanced(pointer: Pointer) -> Pointer:
+        if isinstance(pointer, ScalarPointer):
+            offset = lowering.emit.add(pointer.offset, lowering.index_of(op.offset))
+            return ScalarPointer(pointer.buffer, offset)
+        index = None
+        if pointer.index is not None and delta.index is not None:
+            index = affine.add(pointer.index, delta.index, lowering.emit)
+        wide = lowering.widen_to_i64(lowering.operand_of_map(op.offset))
+        offsets = lowering.map_binary(arith.AddiOp, lowering.offsets_of(pointer), wide)
+        return PointerTensor(pointer.buffer, index=index, offsets=offsets)
+
+    pointer = map_pointer(lowering.pointer_of(op, op.ptr), advanced)
+    lowering.values[op.result] = Lowered(pointer=pointer)
 
 
 @LOWERINGS.lowers(tt.BitcastOp)
@@ -51,14 +67,48 @@ def lower_bitcast(lowering: KernelLowering, op: tt.BitcastOp) -> None:
     new = tt.element_type_of(op.result.type)
     assert isinstance(old, tt.PointerType) and isinstance(new, tt.PointerType)
     same_width = tile.element_bytes(old.pointee_type) == tile.element_bytes(new.pointee_type)
-    at_start = isinstance(pointer, ScalarPointer) and pointer.offset == 0
-    if not (same_width or at_start):
-        raise CompileError(
-            op, "a pointer with an offset is cast to an element type of another width"
+
+    def cast(pointer: Pointer) -> Pointer:
+        at_start = isinstance(pointer, ScalarPointer) and pointer.offset == 0
+        if not (same_width or at_start):
+            raise CompileError(
+                op, "a pointer with an offset is cast to an element type of another width"
+            )
+        buffer = lowering.insert(
+            tile.BufferCastOp.create(
+                operands=[pointer.buffer], result_types=[tile.BufferType(new.pointee_type)]
+            )
+        ).results[0]
+        return replace(pointer, buffer=buffer)
+
+    lowering.values[op.result] = Lowered(pointer=map_pointer(pointer, cast))
+
+
+@LOWERINGS.lowers(tarith.SelectOp)
+def lower_select(lowering: KernelLowering, op: tarith.SelectOp) -> None:
+    if not isinstance(tt.element_type_of(op.result.type), tt.PointerType):
+        lower_arith_or_math(lowering, op)
+        return
+    condition = lowering.values[op.cond]
+    if_true, if_false = (lowering.pointer_of(op, v) for v in (op.lhs, op.rhs))
+    same_buffer = (
+        not isinstance(if_true, PointerChoice)
+        and not isinstance(if_false, PointerChoice)
+        and if_true.buffer is if_false.buffer
+    )
+    if not same_buffer:
+        pointer: Pointer | PointerChoice = PointerChoice(condition, if_true, if_false)
+    elif isinstance(if_true, ScalarPointer):
+        assert isinstance(if_false, ScalarPointer)
+        offset = lowering.emit.select(lowering.tile_of(op.cond), if_true.offset, if_false.offset)
+        pointer = ScalarPointer(if_true.buffer, offset)
+    else:
+        assert isinstance(if_true, PointerTensor) and isinstance(if_false, PointerTensor)
+        offsets = select(
+            lowering,
+            lowering.tile_of(op.cond),
+            lowering.offsets_of(if_true),
+            lowering.offsets_of(if_false),
         )
-    cast = lowering.insert(
-        tile.BufferCastOp.create(
-            operands=[pointer.buffer], result_types=[tile.BufferType(new.pointee_type)]
-        )
-    ).results[0]
-    lowering.values[op.result] = Lowered(pointer=replace(pointer, buffer=cast))
+        pointer = PointerTensor(if_true.buffer, offsets=offsets)
+    lowering.values[op.result] = Lowered(pointer=pointer)

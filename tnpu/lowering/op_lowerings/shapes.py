@@ -1,23 +1,42 @@
-"""Program ids, ranges and splats, and the shape ops (`tt.expand_dims`,
-`tt.broadcast`, `tt.reshape`, `tt.trans`).
+"""Program ids, ranges and splats, the shape ops (`tt.expand_dims`,
+`tt.broadcast`, `tt.reshape`, `tt.trans`), and the ops that combine or pick
+elements of tensors (`tt.join`, `tt.cat`, `tt.split`, `tt.gather`).
 
 A shape op applies to every form of its operand: the tile, the uniform
 scalar, the affine index and box (as the pointer analysis transforms them;
-`tt.reshape` drops them) and a pointer tensor's offsets.
+`tt.reshape` drops them) and a pointer tensor's offsets.  The others keep
+tiles only:
+
+* `tt.join` stacks its operands along a new last dimension of size 2: each
+  broadcast along it, and a `tile.map` selecting the first where the
+  coordinate along it is 0 (the vector unit's select; no op of its own);
+  `tt.cat` is the same along a new first dimension, reshaped to its
+  result, so the operands' elements follow one another in order, as in
+  Triton's interpreter;
+* `tt.split` is two `tile.take`s along the last dimension, of index 0 and 1;
+* `tt.gather` is `tile.take` along its axis.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32, i64
 from xdsl.ir import Operation, SSAValue
 
+from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
 from tnpu.lowering import affine
 from tnpu.lowering.affine import AffineIndex, Box
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings
-from tnpu.lowering.pointer_analysis import Lowered, PointerTensor, ScalarPointer
+from tnpu.lowering.pointer_analysis import (
+    Lowered,
+    Pointer,
+    PointerTensor,
+    ScalarPointer,
+    map_pointer,
+)
 
 LOWERINGS = OpLowerings()
 
@@ -45,14 +64,16 @@ def lower_splat(lowering: KernelLowering, op: tt.SplatOp) -> None:
     shape = result_type.get_shape()
     pointer = lowering.values[op.src].pointer
     if pointer is not None:
-        assert isinstance(pointer, ScalarPointer)
-        offset_i64 = lowering.index_to_i64(pointer.offset)
-        offsets = lowering.insert(tile.BroadcastOp(offset_i64, TensorType(i64, shape))).results[0]
-        lowering.values[op.result] = Lowered(
-            pointer=PointerTensor(
-                pointer.buffer, index=AffineIndex.uniform(shape, pointer.offset), offsets=offsets
-            )
-        )
+
+        def splat(pointer: Pointer) -> Pointer:
+            assert isinstance(pointer, ScalarPointer)
+            offset_i64 = lowering.index_to_i64(pointer.offset)
+            offsets = lowering.insert(tile.BroadcastOp(offset_i64, TensorType(i64, shape))).results[0]
+            index = AffineIndex.uniform(shape, pointer.offset)
+            return PointerTensor(pointer.buffer, index=index, offsets=offsets)
+
+        # A choice's scalar condition still chooses for every element.
+        lowering.values[op.result] = Lowered(pointer=map_pointer(pointer, splat))
         return
     lowered = lowering.splat_forms(lowering.tile_of(op.src), result_type)
     if lowered.index is not None:
@@ -71,26 +92,36 @@ def lower_shape_op(
     (source,) = op.operands
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
-    lowered = lowering.values[source]
-    result = Lowered(uniform=lowered.uniform)
-    if lowered.value is not None:
-        result.value = lowering.insert(make_tile(lowered.value, result_type)).results[0]
-    if lowered.index is not None:
-        result.index = transform_index(lowered.index)
-    if lowered.box is not None:
-        result.box = transform_box(lowered.box)
-    pointer = lowered.pointer
-    if pointer is not None:
+    shape = result_type.get_shape()
+
+    def reshaped(lowered: Lowered) -> Lowered:
+        if lowered.value is not None and not isinstance(lowered.value.type, TensorType):
+            return lowered  # a choice's scalar condition
+        result = Lowered(uniform=lowered.uniform)
+        if lowered.value is not None:
+            element = tt.element_type_of(lowered.value.type)
+            new_type = TensorType(element, shape)
+            result.value = lowering.insert(make_tile(lowered.value, new_type)).results[0]
+        if lowered.index is not None:
+            result.index = transform_index(lowered.index)
+        if lowered.box is not None:
+            result.box = transform_box(lowered.box)
+        if lowered.pointer is not None:
+            result.pointer = map_pointer(lowered.pointer, reshaped_pointer, reshaped)
+        return result
+
+    def reshaped_pointer(pointer: Pointer) -> Pointer:
         assert isinstance(pointer, PointerTensor)
         offsets = lowering.offsets_of(pointer)
         index = None if pointer.index is None else transform_index(pointer.index)
-        offsets_type = TensorType(i64, result_type.get_shape())
-        result.pointer = PointerTensor(
+        offsets_type = TensorType(i64, shape)
+        return PointerTensor(
             pointer.buffer,
             index=index,
             offsets=lowering.insert(make_tile(offsets, offsets_type)).results[0],
         )
-    lowering.values[op.results[0]] = result
+
+    lowering.values[op.results[0]] = reshaped(lowering.values[source])
 
 
 @LOWERINGS.lowers(tt.ExpandDimsOp)
@@ -135,3 +166,81 @@ def lower_trans(lowering: KernelLowering, op: tt.TransOp) -> None:
         lambda index: affine.permute(index, order),
         lambda box: affine.box_permute(box, order),
     )
+
+
+@LOWERINGS.lowers(tt.JoinOp)
+def lower_join(lowering: KernelLowering, op: tt.JoinOp) -> None:
+    rank = len(tt.shape_of(op.lhs.type))
+    joined = stacked(lowering, lowering.tile_of(op.lhs), lowering.tile_of(op.rhs), rank)
+    lowering.values[op.result] = Lowered(value=joined)
+
+
+@LOWERINGS.lowers(tt.CatOp)
+def lower_cat(lowering: KernelLowering, op: tt.CatOp) -> None:
+    both = stacked(lowering, lowering.tile_of(op.lhs), lowering.tile_of(op.rhs), 0)
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    lowering.values[op.result] = Lowered(value=lowering.insert(tile.ReshapeOp(both, result_type)).results[0])
+
+
+def stacked(lowering: KernelLowering, lhs: SSAValue, rhs: SSAValue, axis: int) -> SSAValue:
+    """`lhs` and `rhs` stacked along a new dimension `axis` of size 2."""
+    assert isinstance(lhs.type, TensorType)
+    element = lhs.type.element_type
+    shape = list(lhs.type.get_shape())
+    unit, both = shape.copy(), shape.copy()
+    unit.insert(axis, 1)
+    both.insert(axis, 2)
+    spread = [
+        lowering.insert(
+            tile.BroadcastOp(
+                lowering.insert(tile.ReshapeOp(operand, TensorType(element, unit))).results[0],
+                TensorType(element, both),
+            )
+        ).results[0]
+        for operand in (lhs, rhs)
+    ]
+    position = lowering.coordinate(both, axis, i32)
+    zero = lowering.insert(arith.ConstantOp(IntegerAttr(0, i32))).results[0]
+    first = lowering.map_of([position, zero], both, lambda args: tarith.CmpiOp(*args, "eq"))
+    choice = lowering.map_of(
+        [first.results[0], *spread], both, lambda args: tarith.SelectOp(*args)
+    )
+    return choice.results[0]
+
+
+@LOWERINGS.lowers(tt.SplitOp)
+def lower_split(lowering: KernelLowering, op: tt.SplitOp) -> None:
+    source = lowering.tile_of(op.src)
+    shape = list(tt.shape_of(op.src.type))
+    picked_type = TensorType(tt.element_type_of(op.src.type), [*shape[:-1], 1])
+    for half, result in enumerate((op.out_lhs, op.out_rhs)):
+        index = lowering.insert(arith.ConstantOp(IntegerAttr(half, i32))).results[0]
+        indices = lowering.insert(tile.BroadcastOp(index, TensorType(i32, picked_type.get_shape())))
+        picked = take(lowering, source, indices.results[0], len(shape) - 1, picked_type)
+        result_type = result.type
+        assert isinstance(result_type, TensorType)
+        lowering.values[result] = Lowered(
+            value=lowering.insert(tile.ReshapeOp(picked, result_type)).results[0]
+        )
+
+
+@LOWERINGS.lowers(tt.GatherOp)
+def lower_gather(lowering: KernelLowering, op: tt.GatherOp) -> None:
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    picked = take(
+        lowering, lowering.tile_of(op.src), lowering.tile_of(op.indices), op.axis.value.data, result_type
+    )
+    lowering.values[op.result] = Lowered(value=picked)
+
+
+def take(
+    lowering: KernelLowering, source: SSAValue, indices: SSAValue, axis: int, result_type: TensorType
+) -> SSAValue:
+    new = tile.TakeOp.create(
+        operands=[source, indices],
+        result_types=[result_type],
+        properties={"axis": IntegerAttr(axis, IntegerType(32))},
+    )
+    return lowering.insert(new).results[0]
