@@ -20,12 +20,12 @@ from tnpu.execution.case import Case, bind_arguments, contiguous_strides
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
 from tnpu.execution.sweep import report
-from tnpu.frontend import KernelSource, compile_to_ttir, load_jit_function
+from tnpu.frontend import DEFAULT_TARGET, KernelSource, compile_to_ttir, load_jit_function
 
 KERNELS = Path(__file__).resolve().parent / "execution" / "language_kernels.py"
 EVERY_RUNG = [("oracle", "ok"), ("ttir", "ok"), ("tile", "ok"), ("qemu", "ok")]
 POINTER = {"float16": "*fp16", "bfloat16": "*bf16", "float32": "*fp32", "float64": "*fp64",
-           "int8": "*i8", "int32": "*i32"}  # fmt: skip
+           "int8": "*i8", "int16": "*i16", "int32": "*i32", "int64": "*i64", "bool": "*i1"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -41,26 +41,31 @@ def tensor(dtype: str, *shape: int) -> dict[str, Any]:
 def kernel_case(
     directory: Path, function: str, arguments: dict[str, Any], constexprs: dict[str, Any],
     grid: tuple[int, ...], input_ranges: dict[str, tuple[int, int]] | None = None,
+    kernels: Path = KERNELS, target: tuple[str, int, int] = DEFAULT_TARGET,
 ) -> Case:
-    """The case of `function` in language_kernels.py launched on `arguments` (tensors and scalars)."""
+    """The case of `function` in `kernels` (language_kernels.py) compiled for `target`,
+    launched on `arguments` (tensors and scalars)."""
     signature = {
         name: POINTER[value["dtype"]] if isinstance(value, dict) else ("fp32" if isinstance(value, float) else "i32")
         for name, value in arguments.items()
     } | dict.fromkeys(constexprs, "constexpr")
     ttir = directory / f"{function}.ttir"
-    ttir.write_text(compile_to_ttir(KernelSource(load_jit_function(KERNELS, function), signature, constexprs)))
+    source = KernelSource(load_jit_function(kernels, function), signature, constexprs)
+    ttir.write_text(compile_to_ttir(source, target))
     launch = [arguments.get(name, constexprs.get(name)) for name in signature]
     full_grid = (*grid, *(1,) * (3 - len(grid)))
     return Case(
-        name=function, ttir_path=ttir, kernel_py=KERNELS, kernel_name=function, signature=signature,
+        name=function, ttir_path=ttir, kernel_py=kernels, kernel_name=function, signature=signature,
         constexprs=constexprs, grid=full_grid, args=bind_arguments(signature, constexprs, launch, function),  # type: ignore[arg-type]
         input_ranges=input_ranges or {}, launch_args=launch,
     )
 
 
-def check_every_rung(case: Case, oracle: Oracle) -> None:
-    result = run_case(case, mode="qemu", oracle=oracle)
-    assert [(r.name, r.status) for r in result.rungs] == EVERY_RUNG, result.error
+def check_every_rung(case: Case, oracle: Oracle, config: str | None = None) -> None:
+    """Every rung (and, with an NPU `config`, the timer) succeeds, and the results match."""
+    result = run_case(case, mode="qemu", oracle=oracle, config=config)
+    timing = [("timing", "ok")] if config is not None else []
+    assert [(r.name, r.status) for r in result.rungs] == EVERY_RUNG + timing, result.error
     assert result.match, result.mismatch
     assert result.stage_reached == "compare"
 

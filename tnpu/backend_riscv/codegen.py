@@ -40,6 +40,7 @@ from tnpu.backend_riscv.storage import Constant, Location, Scalar, Tile, constan
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.dispatch import entry_for
+from tnpu.dialects.arith import is_splat
 
 GRID_ARGUMENTS = ("pid_x", "pid_y", "pid_z", "num_programs_x", "num_programs_y", "num_programs_z")
 """Trailing int32 arguments of every generated kernel function."""
@@ -264,7 +265,7 @@ class KernelCodegen(KernelEmitter):
     def _tensor_constant(self, op: Operation) -> None:
         value = op.properties["value"]
         result = op.results[0]
-        if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not is_splat(value):
             raise CompileError(op, "only splat tensor constants are supported")
         element = self.element(result, op)
         bits = constant_bits(value.get_attrs()[0], element)

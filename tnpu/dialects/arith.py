@@ -20,6 +20,8 @@ and what tnpu builds, is these classes.  The textual forms are MLIR's.
 When xDSL's arith accepts tensors for these ops (and has `remf`), delete
 this file, drop `arith` from `REPLACED_DIALECTS` in `tnpu/context.py`, and
 import xDSL's classes wherever `tnpu.dialects.arith` is imported.
+
+`is_splat` stands in for xDSL's, which compares dense elements by value.
 """
 
 from __future__ import annotations
@@ -60,6 +62,18 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from tnpu.dialects.shapes import element_type_of, i1_like, shape_of
+
+
+def is_splat(value: DenseIntOrFPElementsAttr) -> bool:
+    """Whether every element has the first's bits.
+
+    xDSL 0.75's `DenseIntOrFPElementsAttr.is_splat` compares values, so a
+    tensor of NaNs (`tl.where(c, float("nan"), x)`) is not a splat and one of
+    0.0 and -0.0 is.
+    """
+    data = value.data.data
+    width = len(data) // max(len(value), 1)
+    return data == data[:width] * (len(data) // max(width, 1))
 
 
 class _TypeClass(MessageConstraint):

@@ -63,6 +63,8 @@ def _accesses(pointers: set[SSAValue]) -> Iterator[Operation]:
 def written_parameters(function: tt.FuncOp) -> set[str]:
     written = set()
     for parameter in function.body.blocks.first.args:
+        if not isinstance(parameter.type, tt.PointerType):
+            continue  # a scalar offset into another parameter's buffer writes nothing of its own
         if any(
             not isinstance(op, tt.LoadOp) for op in _accesses(_pointer_derived(parameter))
         ):

@@ -303,6 +303,10 @@ class TTFunctions(InterpreterFunctions):
     def run_trans(self, interpreter: Interpreter, op: tt.TransOp, args: PythonValues):
         return (np.transpose(args[0], op.order.get_values()),)
 
+    @impl(tt.UnsplatOp)
+    def run_unsplat(self, interpreter: Interpreter, op: tt.UnsplatOp, args: PythonValues):
+        return (as_value(np.asarray(args[0]).reshape(()), op.result.type),)
+
     @impl(tt.CatOp)
     def run_cat(self, interpreter: Interpreter, op: tt.CatOp, args: PythonValues):
         return (np.concatenate(args, axis=0),)
@@ -326,9 +330,13 @@ class TTFunctions(InterpreterFunctions):
 
     @impl(tt.HistogramOp)
     def run_histogram(self, interpreter: Interpreter, op: tt.HistogramOp, args: PythonValues):
+        (mask,) = _optional_operands(op, args, ("mask",))
         values = np.asarray(args[0]).reshape(-1)
         (bins,) = op.result.type.get_shape()
-        counted = values[(values >= 0) & (values < bins)].astype(np.int64)
+        counts = (values >= 0) & (values < bins)
+        if mask is not None:
+            counts &= np.asarray(mask).reshape(-1)
+        counted = values[counts].astype(np.int64)
         return (as_value(np.bincount(counted, minlength=bins), op.result.type),)
 
     # Casts and elementwise math.

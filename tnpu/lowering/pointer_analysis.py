@@ -220,6 +220,6 @@ def uniform_advance(yielded: SSAValue, loop: Operation) -> SSAValue | None:
         return owner.offset
     if isinstance(step, arith.ConstantOp):
         value = step.value
-        if isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat():
+        if isinstance(value, DenseIntOrFPElementsAttr) and tarith.is_splat(value):
             return owner.offset
     return None

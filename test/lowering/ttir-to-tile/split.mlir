@@ -29,3 +29,31 @@ tt.func public @split(%X: !tt.ptr<i32>, %Out: !tt.ptr<i32>) {
   tt.store %oq, %flat : tensor<16x!tt.ptr<i32>>
   tt.return
 }
+
+// -----
+
+// tl.split of two elements gives scalars: Triton splits a [1, 2] tensor and
+// tt.unsplat takes each [1] half's element, a reduce of one element (its
+// combiner never runs).
+
+// CHECK-LABEL: tile.kernel @split_to_scalars(
+// CHECK:      %[[FIRST:.*]] = tile.take %row[%{{.*}}] {axis = 1 : i32} : tensor<1x2xi64>, tensor<1x1xi32> -> tensor<1x1xi64>
+// CHECK-NEXT: %first = tile.reshape %[[FIRST]] : tensor<1x1xi64> -> tensor<1xi64>
+// CHECK:      %a = tile.reduce %first {axis = 0 : i32} : tensor<1xi64> -> i64 {
+// CHECK-NEXT: ^{{.*}}(%[[A:.*]]: i64, %{{.*}}: i64):
+// CHECK-NEXT:   tile.yield %[[A]] : i64
+// CHECK-NEXT: }
+// CHECK:      tile.scatter %a, %Z1[%{{.*}}] : i64, !tile.buffer<i64>, i64
+tt.func public @split_to_scalars(%X: !tt.ptr<i64>, %Z1: !tt.ptr<i64>, %Z2: !tt.ptr<i64>) {
+  %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %xp = tt.splat %X : !tt.ptr<i64> -> tensor<2x!tt.ptr<i64>>
+  %xq = tt.addptr %xp, %r : tensor<2x!tt.ptr<i64>>, tensor<2xi32>
+  %x = tt.load %xq : tensor<2x!tt.ptr<i64>>
+  %row = tt.expand_dims %x {axis = 0 : i32} : tensor<2xi64> -> tensor<1x2xi64>
+  %first, %second = tt.split %row : tensor<1x2xi64> -> tensor<1xi64>
+  %a = tt.unsplat %first : tensor<1xi64>
+  %b = tt.unsplat %second : tensor<1xi64>
+  tt.store %Z1, %a : !tt.ptr<i64>
+  tt.store %Z2, %b : !tt.ptr<i64>
+  tt.return
+}

@@ -51,7 +51,7 @@ def lower_constant(lowering: KernelLowering, op: arith.ConstantOp) -> None:
         return
     value = op.value
     assert isinstance(value, DenseIntOrFPElementsAttr)
-    if not value.is_splat():
+    if not tarith.is_splat(value):
         new = lowering.insert(op.clone())
         lowering.values[op.result] = Lowered(value=new.results[0])
         return

@@ -14,7 +14,10 @@ tiles only:
   result, so the operands' elements follow one another in order, as in
   Triton's interpreter;
 * `tt.split` is two `tile.take`s along the last dimension, of index 0 and 1;
-* `tt.gather` is `tile.take` along its axis.
+* `tt.gather` is `tile.take` along its axis;
+* `tt.unsplat` (a one-element tensor's element, as a split of `[1, 2]`
+  gives) is that element: the uniform scalar when known, else a
+  `tile.reduce` of the one element, whose combiner never runs.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
@@ -233,6 +236,27 @@ def lower_gather(lowering: KernelLowering, op: tt.GatherOp) -> None:
         lowering, lowering.tile_of(op.src), lowering.tile_of(op.indices), op.axis.value.data, result_type
     )
     lowering.values[op.result] = Lowered(value=picked)
+
+
+@LOWERINGS.lowers(tt.UnsplatOp)
+def lower_unsplat(lowering: KernelLowering, op: tt.UnsplatOp) -> None:
+    lowered = lowering.values[op.src]
+    if lowered.uniform is not None:
+        lowering.values[op.result] = Lowered(value=lowered.uniform)
+        return
+    source = lowering.tile_of(op.src)
+    element = op.result.type
+    if len(tt.shape_of(source.type)) != 1:
+        source = lowering.insert(tile.ReshapeOp(source, TensorType(element, [1]))).results[0]
+    only = Block(arg_types=[element, element])
+    only.add_op(tile.YieldOp(only.args[0]))
+    reduce = tile.ReduceOp.create(
+        operands=[source],
+        result_types=[element],
+        properties={"axis": IntegerAttr(0, IntegerType(32))},
+        regions=[Region(only)],
+    )
+    lowering.values[op.result] = Lowered(value=lowering.insert(reduce).results[0])
 
 
 def take(
