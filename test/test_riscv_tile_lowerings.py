@@ -58,8 +58,9 @@ def test_symmetric_clamp(dtype, tmp_path, oracle):
     check_every_rung(case(tmp_path, "clamp_symmetric", arguments, {"BLOCK": 128}, (1,)), oracle, "tpuv3")
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "float16", "float32", "float64"])
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"])
 def test_cat(dtype, tmp_path, oracle):
+    """bf16 too: Triton's interpreter concatenates bf16 bit patterns, which is right."""
     arguments = {"X": tensor(dtype, 128), "Y": tensor(dtype, 128), "Z": tensor(dtype, 256)}
     check_every_rung(case(tmp_path, "cat", arguments, {"N": 128}, (1,)), oracle, "tpuv3")
 

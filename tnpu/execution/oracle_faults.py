@@ -22,7 +22,9 @@ docs/oracle-exceptions.md.  Ops the interpreter gets right on bf16 are not
 faults: loads, stores, shape ops and `select` move bits, and bf16 <-> f32
 `extf`/`truncf` convert values (f32 -> bf16 truncates rather than rounds to
 nearest even, an error of at most one bf16 ulp, which the bf16 tolerance of
-`compare` absorbs).
+`compare` absorbs).  So do joins, splits, concatenations, in-tile gathers
+and tensor-descriptor accesses: numpy stacks, slices and indexes the bit
+patterns, and descriptor loads pad with zero bits.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ RIGHT_ON_BF16: tuple[type[Operation], ...] = (
     tt.StoreOp, tt.SplatOp, tt.BroadcastOp, tt.ExpandDimsOp, tt.ReshapeOp, tt.TransOp,
     tt.BitcastOp, tt.ReduceReturnOp, tt.ScanReturnOp, scf.YieldOp, scf.ForOp, scf.IfOp,
     scf.WhileOp, scf.ConditionOp, tt.ReturnOp, tt.CallOp, tt.ReduceOp, tt.ScanOp,
+    tt.JoinOp, tt.SplitOp, tt.CatOp, tt.GatherOp, tt.UnsplatOp, tt.MakeTensorDescOp,
+    tt.DescriptorLoadOp, tt.DescriptorStoreOp, tt.DescriptorGatherOp, tt.DescriptorScatterOp,
 )  # fmt: skip
 """Ops that move bf16 values correctly in the interpreter, and conversions (see `bf16-conversion`)."""
 
