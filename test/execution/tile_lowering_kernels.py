@@ -176,7 +176,8 @@ def descriptor_blocks(X, Y, M, N, BM: tl.constexpr, BN: tl.constexpr):
 @triton.jit
 def descriptor_edges(X, Y, N, start, BN: tl.constexpr):
     """One row block starting at a negative column, NaN padding, loaded as a 1-D block."""
-    row = tl.make_tensor_descriptor(X, shape=[1, N], strides=[N, 1], block_shape=[1, BN], padding_option="nan")
+    row = tl.make_tensor_descriptor(X, shape=[1, N], strides=[N, 1], block_shape=[1, BN],
+                                    padding_option="nan")
     padded = tl.reshape(row.load([0, start]), (BN,))
     tl.store(Y + tl.arange(0, BN), tl.where(padded != padded, -7.0, padded))
 

@@ -146,6 +146,20 @@ class AsmWriter:
     def vsetvli(self, vl: str, avl: str, element_bits: int, lmul_eighths: int) -> None:
         self.emit("vsetvli", vl, avl, f"e{element_bits}", lmul_name(lmul_eighths), "ta", "mu")
 
+    def load_indices_as_i64(self, pointer: str, index_bits: int) -> None:
+        """v16 := the `vl` integers of `index_bits` at `pointer`, sign-extended to 64 bits.
+
+        Runs inside an e64/m8 strip loop (register groups keep SEW/LMUL = 8) and
+        leaves vtype there; v8 is clobbered.
+        """
+        self.emit("vsetvli", "zero", "zero", f"e{index_bits}", lmul_name(index_bits), "ta", "mu")
+        self.emit(f"vle{index_bits}.v", "v8", f"({pointer})")
+        self.emit("vsetvli", "zero", "zero", "e64", "m8", "ta", "mu")
+        if index_bits < 64:
+            self.emit(f"vsext.vf{64 // index_bits}", "v16", "v8")
+        else:
+            self.emit("vmv.v.v", "v16", "v8")
+
 
 @contextmanager
 def _borrowed(pool: RegisterPool, count: int) -> Iterator[list[str]]:

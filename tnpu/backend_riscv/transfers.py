@@ -290,13 +290,7 @@ def _indexed(
         if pad is not None:
             cg.load_bits(pad_bits, pad)
         with StripLoop.over(asm, data.count, 64, 64) as loop:
-            asm.emit("vsetvli", "zero", "zero", f"e{index_bits}", f"m{index_bits // 8}", "ta", "mu")
-            asm.emit(f"vle{index_bits}.v", "v8", f"({index_pointer})")
-            asm.emit("vsetvli", "zero", "zero", "e64", "m8", "ta", "mu")
-            if index_bits < 64:
-                asm.emit(f"vsext.vf{64 // index_bits}", "v16", "v8")
-            else:
-                asm.emit("vmv.v.v", "v16", "v8")
+            asm.load_indices_as_i64(index_pointer, index_bits)
             asm.emit("vsll.vi", "v16", "v16", data.element.log2_bytes)
             if mask is not None:
                 asm.emit("vsetvli", "zero", "zero", "e8", "m1", "ta", "mu")

@@ -159,13 +159,7 @@ def emit_take(cg: KernelEmitter, op: tile.TakeOp) -> None:
                 asm.li(limit, source.shape[axis])
                 asm.li(scale, step)
                 with StripLoop.over(asm, dest.shape[-1], 64, 64) as loop:
-                    asm.emit("vsetvli", "zero", "zero", f"e{index_bits}", lmul_name(index_bits), "ta", "mu")
-                    asm.emit(f"vle{index_bits}.v", "v8", f"({index_pointer})")
-                    asm.emit("vsetvli", "zero", "zero", "e64", "m8", "ta", "mu")
-                    if index_bits < 64:
-                        asm.emit(f"vsext.vf{64 // index_bits}", "v16", "v8")
-                    else:
-                        asm.emit("vmv.v.v", "v16", "v8")
+                    asm.load_indices_as_i64(index_pointer, index_bits)
                     asm.emit("vmsgeu.vx", "v0", "v16", limit)
                     with asm.ints(1) as (first,):
                         asm.emit("vfirst.m", first, "v0")

@@ -130,15 +130,25 @@ def _check_inside(
     outside = (addresses < 0) | (addresses >= buffer.elements.size)
     if moved is not None:
         outside &= moved
-    if outside.any():
-        first = int(np.argmax(outside))
-        raise _fail(
-            interpreter,
-            op,
-            f"{verb} element {addresses.flat[first]} outside the buffer of "
-            f"{buffer.elements.size} elements (tile element "
-            f"{_tile_position(addresses.shape, first)})",
-        )
+    _fail_at_first(
+        interpreter, op, outside, addresses,
+        lambda address: f"{verb} element {address} outside the buffer of {buffer.elements.size} elements",
+    )
+
+
+def _fail_at_first(
+    interpreter: Interpreter,
+    op: Operation,
+    wrong: np.ndarray,
+    values: np.ndarray,
+    message: Callable[[Any], str],
+) -> None:
+    """Fail the launch at the first element where `wrong` holds: `message` of its value,
+    and where it is in the tile."""
+    if wrong.any():
+        first = int(np.argmax(wrong))
+        position = _tile_position(values.shape, first)
+        raise _fail(interpreter, op, f"{message(values.flat[first])} (tile element {position})")
 
 
 def _read(elements: np.ndarray, addresses: np.ndarray, moved: np.ndarray | None, pad: Any) -> np.ndarray:
@@ -511,14 +521,9 @@ class TileFunctions(InterpreterFunctions):
         axis = op.axis.value.data
         size = source.shape[axis]
         outside = (indices < 0) | (indices >= size)
-        if outside.any():
-            first = int(np.argmax(outside))
-            raise _fail(
-                interpreter,
-                op,
-                f"takes element {indices.flat[first]} of an axis of {size} (tile element "
-                f"{_tile_position(indices.shape, first)})",
-            )
+        _fail_at_first(
+            interpreter, op, outside, indices, lambda index: f"takes element {index} of an axis of {size}"
+        )
         return (np.take_along_axis(source, indices.astype(np.int64), axis),)
 
     # Matrix unit.

@@ -19,6 +19,7 @@ atomic reductions through a descriptor (`tt.descriptor_reduce`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, TensorType, i64
@@ -65,23 +66,42 @@ def descriptor_of(lowering: KernelLowering, op: DescriptorAccess) -> tuple[Descr
     return descriptor, desc_type.signless_block_type
 
 
-def block_bounds(
-    lowering: KernelLowering, descriptor: Descriptor, starts: Sequence[Scalar], block: Sequence[int]
-) -> tuple[Scalar, list[Scalar], list[Scalar]]:
-    """(offset, lower, upper) of the block at `starts`: elements inside the tensor move."""
-    emit = lowering.emit
-    offset = descriptor.base.offset
-    for start, stride in zip(starts, descriptor.strides):
-        offset = emit.add(offset, emit.mul(start, stride))
-    lower = [
-        0 if emit.is_non_negative(start) else emit.clamp(emit.sub(0, start), 0, size)
-        for start, size in zip(starts, block)
-    ]
-    upper = [
-        emit.clamp(emit.sub(extent, start), 0, size)
-        for start, extent, size in zip(starts, descriptor.shape, block)
-    ]
-    return offset, lower, upper
+@dataclass(frozen=True)
+class Block:
+    """The structured transfer of the block at `[i_0, ..., i_n]` of a descriptor."""
+
+    buffer: SSAValue
+    offset: Scalar
+    strides: list[Scalar]
+    lower: list[Scalar]
+    """Empty where every lower bound is zero."""
+    upper: list[Scalar]
+    """Empty where every upper bound is the block's size."""
+
+    @staticmethod
+    def at(lowering: KernelLowering, descriptor: Descriptor, indices: Sequence[SSAValue], block: Sequence[int]) -> Block:
+        """Offset `base + sum(i_d * stride_d)`; element `j` moves where
+        `0 <= i_d + j_d < shape_d`, which is `max(-i_d, 0) <= j_d < min(shape_d - i_d, block_d)`."""
+        emit = lowering.emit
+        starts = [lowering.index_of(i) for i in indices]
+        offset = descriptor.base.offset
+        for start, stride in zip(starts, descriptor.strides):
+            offset = emit.add(offset, emit.mul(start, stride))
+        lower = [
+            0 if emit.is_non_negative(start) else emit.clamp(emit.sub(0, start), 0, size)
+            for start, size in zip(starts, block)
+        ]
+        upper = [
+            emit.clamp(emit.sub(extent, start), 0, size)
+            for start, extent, size in zip(starts, descriptor.shape, block)
+        ]
+        return Block(
+            descriptor.base.buffer,
+            offset,
+            list(descriptor.strides),
+            [] if all(bound == 0 for bound in lower) else lower,
+            [] if list(upper) == list(block) else upper,
+        )
 
 
 def padding(lowering: KernelLowering, descriptor: Descriptor, element: Attribute) -> SSAValue:
@@ -97,16 +117,14 @@ def padding(lowering: KernelLowering, descriptor: Descriptor, element: Attribute
 @LOWERINGS.lowers(tt.DescriptorLoadOp)
 def lower_descriptor_load(lowering: KernelLowering, op: tt.DescriptorLoadOp) -> None:
     descriptor, block_type = descriptor_of(lowering, op)
-    block = block_type.get_shape()
-    starts = [lowering.index_of(i) for i in op.indices]
-    offset, lower, upper = block_bounds(lowering, descriptor, starts, block)
+    block = Block.at(lowering, descriptor, op.indices, block_type.get_shape())
     load = tile.LoadOp(
-        descriptor.base.buffer,
-        offset,
-        list(descriptor.strides),
+        block.buffer,
+        block.offset,
+        block.strides,
         block_type,
-        lower=[] if all(b == 0 for b in lower) else lower,
-        upper=[] if list(upper) == list(block) else upper,
+        lower=block.lower,
+        upper=block.upper,
         pad=padding(lowering, descriptor, block_type.element_type),
     )
     loaded = lowering.insert(load).results[0]
@@ -120,22 +138,14 @@ def lower_descriptor_load(lowering: KernelLowering, op: tt.DescriptorLoadOp) -> 
 @LOWERINGS.lowers(tt.DescriptorStoreOp)
 def lower_descriptor_store(lowering: KernelLowering, op: tt.DescriptorStoreOp) -> None:
     descriptor, block_type = descriptor_of(lowering, op)
-    block = block_type.get_shape()
-    starts = [lowering.index_of(i) for i in op.indices]
-    offset, lower, upper = block_bounds(lowering, descriptor, starts, block)
+    block = Block.at(lowering, descriptor, op.indices, block_type.get_shape())
     value = lowering.tile_of(op.src)
     if value.type != block_type:
         value = lowering.insert(tile.ReshapeOp(value, block_type)).results[0]
-    lowering.insert(
-        tile.StoreOp(
-            value,
-            descriptor.base.buffer,
-            offset,
-            list(descriptor.strides),
-            lower=[] if all(b == 0 for b in lower) else lower,
-            upper=[] if list(upper) == list(block) else upper,
-        )
+    store = tile.StoreOp(
+        value, block.buffer, block.offset, block.strides, lower=block.lower, upper=block.upper
     )
+    lowering.insert(store)
 
 
 def rows_access(
