@@ -117,3 +117,32 @@ tile.kernel @int8_matmul(%a: !tile.buffer<i8>, %b: !tile.buffer<i8>, %c: !tile.b
   tile.store %r, %c[0] strides [8, 1] : tensor<8x8xi32>, !tile.buffer<i32>
   tile.return
 }
+
+// -----
+
+// tile.take along the last axis: per result row, the indices sign-extended
+// to 64 bits, checked against the axis (unsigned: a negative index fails too),
+// scaled by the element size and read with one indexed load from the source row.
+// CHECK-LABEL: tnpu_kernel_take_rows:
+// CHECK:         # tile.take
+// CHECK:         li [[SIZE:[a-z0-9]+]], 8
+// CHECK-NEXT:    li [[SCALE:[a-z0-9]+]], 4
+// CHECK:         vle32.v v8, ([[INDICES:[a-z0-9]+]])
+// CHECK:         vsext.vf2 v16, v8
+// CHECK-NEXT:    vmsgeu.vx v0, v16, [[SIZE]]
+// CHECK-NEXT:    vfirst.m [[FIRST:[a-z0-9]+]], v0
+// CHECK-NEXT:    bgez [[FIRST]], [[OUTSIDE:.Ltake_rows_take_outside[0-9]+]]
+// CHECK-NEXT:    vmul.vx v16, v16, [[SCALE]]
+// CHECK:         vluxei64.v v8, ({{[a-z0-9]+}}), v16
+// CHECK:       [[OUTSIDE]]:
+// CHECK-NEXT:    lla a0, [[MESSAGE:.Ltake_rows_message[0-9]+]]
+// CHECK-NEXT:    call tnpu_assert_fail
+// CHECK:       [[MESSAGE]]:
+// CHECK-NEXT:    .string "tile.take: an index outside the 8 elements of axis 1"
+tile.kernel @take_rows(%x: !tile.buffer<f32>, %i: !tile.buffer<i32>, %out: !tile.buffer<f32>) {
+  %s = tile.load %x[0] strides [8, 1] : !tile.buffer<f32> -> tensor<4x8xf32>
+  %j = tile.load %i[0] strides [3, 1] : !tile.buffer<i32> -> tensor<4x3xi32>
+  %t = tile.take %s[%j] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x3xi32> -> tensor<4x3xf32>
+  tile.store %t, %out[0] strides [3, 1] : tensor<4x3xf32>, !tile.buffer<f32>
+  tile.return
+}

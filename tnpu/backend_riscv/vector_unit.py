@@ -155,7 +155,8 @@ def emit_take(cg: KernelEmitter, op: tile.TakeOp) -> None:
             with asm.ints(5) as (index_pointer, dest_pointer, column, limit, scale):
                 asm.emit("mv", index_pointer, index_start)
                 asm.emit("mv", dest_pointer, dest_start)
-                asm.li(column, 0)
+                if axis != last:
+                    asm.li(column, 0)
                 asm.li(limit, source.shape[axis])
                 asm.li(scale, step)
                 with StripLoop.over(asm, dest.shape[-1], 64, 64) as loop:
