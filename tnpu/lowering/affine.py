@@ -710,6 +710,53 @@ def box_expand_dims(box: Box, axis: int) -> Box:
     )
 
 
+def _unit_free(shape: Sequence[int]) -> list[int]:
+    return [size for size in shape if size != 1]
+
+
+def _regroup_units(digits: Sequence[Digit], old: Sequence[int], new: Sequence[int]) -> list[list[int]]:
+    """For each dimension of `new`, the positions in `digits` of the `old` dimension
+    it is (none for a dimension of size 1): `old` and `new` differ only in those."""
+    sources = [d for d, size in enumerate(old) if size != 1]
+    groups, next_source = [], iter(sources)
+    for size in new:
+        dim = None if size == 1 else next(next_source)
+        groups.append([k for k, digit in enumerate(digits) if digit.dim == dim])
+    return groups
+
+
+def reshape_units(a: AffineIndex, shape: Sequence[int]) -> AffineIndex | None:
+    """`a` over `shape` when the two differ only in dimensions of size 1 (a reshape
+    that moves no element, as Triton's descriptor rewrite emits); else None."""
+    if _unit_free(a.shape) != _unit_free(shape):
+        return None
+    digits: list[Digit] = []
+    for dim, positions in enumerate(_regroup_units(a.digits, a.shape, shape)):
+        if not positions:
+            digits.append(Digit(dim, 1, 0))
+        digits.extend(replace(a.digits[k], dim=dim) for k in positions)
+    return AffineIndex(tuple(shape), tuple(digits), a.base)
+
+
+def box_reshape_units(box: Box, shape: Sequence[int]) -> Box | None:
+    """`box` over `shape` (as `reshape_units`), if the dimensions of size 1 it drops
+    are unbounded: a bound there may empty the box."""
+    view = reshape_units(box.view, shape)
+    if view is None:
+        return None
+    groups = _regroup_units(box.view.digits, box.view.shape, shape)
+    kept = {k for positions in groups for k in positions}
+    dropped = [k for k in range(len(box.view.digits)) if k not in kept]
+    if any((box.lower[k], box.upper[k]) != (0, 1) for k in dropped):
+        return None
+    lower: list[Scalar] = []
+    upper: list[Scalar] = []
+    for positions in groups:
+        lower.extend([box.lower[k] for k in positions] or [0])
+        upper.extend([box.upper[k] for k in positions] or [1])
+    return Box(view, tuple(lower), tuple(upper))
+
+
 def box_broadcast(box: Box, shape: Sequence[int], emit: IndexEmitter) -> Box:
     """Stretch size-1 dimensions; their bounds (0 or 1) scale to the new size."""
     lower: list[Scalar] = []

@@ -8,7 +8,8 @@ the symbolic forms, in the algebra of `tnpu.lowering.affine`:
   mixed-radix digits of the tile coordinates.  Proved through
   `tt.make_range`, splats and splat constants, `addi`, `subi`, `muli` by a
   uniform value, `extsi`/`extui`/`index_cast`, `tt.expand_dims`,
-  `tt.broadcast`, `tt.trans`, and `divsi`/`remsi`/`divui`/`remui` by a
+  `tt.broadcast`, `tt.trans`, `tt.reshape` adding or dropping dimensions of
+  size 1, and `divsi`/`remsi`/`divui`/`remui` by a
   constant when the divided digits cannot carry (`affine.divmod_constant`:
   Inductor's `x0 = xindex % 64`, `x1 = xindex // 64`);
 * an i1 tensor's `Box`, per-digit bounds `lower <= digit < upper`: from
@@ -28,7 +29,7 @@ It gives up — the form is None — on everything else: `cmpi eq/ne` and
 unsigned comparisons, `ori`/`xori` of masks, `select`, values loaded from
 memory (an embedding's indices), products of two varying values, division by
 a non-constant or where digits would carry (`x % 3` over 256 lanes),
-`tt.reshape`, and the results of `scf.if`/`scf.while`.  Giving up is always
+other `tt.reshape`s, and the results of `scf.if`/`scf.while`.  Giving up is always
 correct: the lowering computes the value on the vector unit, and the access
 becomes a `tile.gather`/`tile.scatter` or keeps an explicit mask tile.
 Pointers carried by an `scf.for` keep their index when every iteration

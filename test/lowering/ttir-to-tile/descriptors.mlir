@@ -94,3 +94,67 @@ tt.func public @rows(%X: !tt.ptr<f32>, %I: !tt.ptr<i32>, %M: i32, %N: i32, %y: i
   tt.descriptor_scatter %d[%rows, %y], %v : !tt.tensordesc<1x32xf32>, tensor<8xi32>, i32, tensor<8x32xf32>
   tt.return
 }
+
+
+// -----
+
+// Below sm_90 Triton rewrites descriptors to pointers, reshaping each
+// dimension's indices to [16, 1] and [1, 32].  A reshape that only adds (or
+// drops) dimensions of size 1 keeps the affine index and the mask's boxes, so
+// the rewritten block copy is structured too: the same load and store.
+
+// CHECK-LABEL: tile.kernel @rewritten_block_copy(
+// CHECK:      %v = tile.load %X[%{{.*}}] strides [%{{.*}}, 1] lower [%{{.*}}, %{{.*}}] upper [%{{.*}}, %{{.*}}] pad %{{.*}} : !tile.buffer<f32> -> tensor<16x32xf32>
+// CHECK-NOT:  tile.gather
+// CHECK:      tile.store %{{.*}}, %Y[%{{.*}}] strides [%{{.*}}, 1] lower [%{{.*}}, %{{.*}}] upper [%{{.*}}, %{{.*}}] : tensor<16x32xf32>, !tile.buffer<f32>
+// CHECK-NOT:  tile.scatter
+tt.func public @rewritten_block_copy(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>, %M: i32, %N: i32) {
+  %cst = arith.constant dense<0> : tensor<1x32xi64>
+  %cst_0 = arith.constant dense<0> : tensor<16x1xi64>
+  %v = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+  %cst_1 = arith.constant dense<2.000000e+00> : tensor<16x32xf32>
+  %pn = arith.constant 32 : i32
+  %pm = arith.constant 16 : i32
+  %dx = arith.extsi %N : i32 to i64
+  %M_2 = arith.extsi %M : i32 to i64
+  %pm_3 = tt.get_program_id x : i32
+  %pm_4 = arith.muli %pm_3, %pm : i32
+  %pn_5 = tt.get_program_id y : i32
+  %pn_6 = arith.muli %pn_5, %pn : i32
+  %pm_7 = arith.extsi %pm_4 : i32 to i64
+  %pn_8 = arith.extsi %pn_6 : i32 to i64
+  %v_9 = tt.splat %pm_7 : i64 -> tensor<16xi64>
+  %v_10 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %v_11 = arith.extsi %v_10 : tensor<16xi32> to tensor<16xi64>
+  %v_12 = arith.addi %v_9, %v_11 : tensor<16xi64>
+  %v_13 = tt.reshape %v_12 : tensor<16xi64> -> tensor<16x1xi64>
+  %v_14 = tt.splat %pn_8 : i64 -> tensor<32xi64>
+  %v_15 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %v_16 = arith.extsi %v_15 : tensor<32xi32> to tensor<32xi64>
+  %v_17 = arith.addi %v_14, %v_16 : tensor<32xi64>
+  %v_18 = tt.reshape %v_17 : tensor<32xi64> -> tensor<1x32xi64>
+  %v_19 = tt.splat %X : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>>
+  %v_20 = tt.splat %dx : i64 -> tensor<16x1xi64>
+  %v_21 = arith.muli %v_13, %v_20 : tensor<16x1xi64>
+  %v_22 = tt.broadcast %v_21 : tensor<16x1xi64> -> tensor<16x32xi64>
+  %v_23 = tt.broadcast %v_18 : tensor<1x32xi64> -> tensor<16x32xi64>
+  %v_24 = arith.addi %v_22, %v_23 : tensor<16x32xi64>
+  %v_25 = tt.addptr %v_19, %v_24 : tensor<16x32x!tt.ptr<f32>>, tensor<16x32xi64>
+  %v_26 = arith.cmpi sge, %v_13, %cst_0 : tensor<16x1xi64>
+  %v_27 = tt.splat %M_2 : i64 -> tensor<16x1xi64>
+  %v_28 = arith.cmpi slt, %v_13, %v_27 : tensor<16x1xi64>
+  %v_29 = arith.andi %v_26, %v_28 : tensor<16x1xi1>
+  %v_30 = tt.broadcast %v_29 : tensor<16x1xi1> -> tensor<16x32xi1>
+  %v_31 = arith.cmpi sge, %v_18, %cst : tensor<1x32xi64>
+  %v_32 = tt.splat %dx : i64 -> tensor<1x32xi64>
+  %v_33 = arith.cmpi slt, %v_18, %v_32 : tensor<1x32xi64>
+  %v_34 = arith.andi %v_31, %v_33 : tensor<1x32xi1>
+  %v_35 = tt.broadcast %v_34 : tensor<1x32xi1> -> tensor<16x32xi1>
+  %v_36 = arith.andi %v_30, %v_35 : tensor<16x32xi1>
+  %v_37 = tt.load %v_25, %v_36, %v : tensor<16x32x!tt.ptr<f32>>
+  %0 = arith.mulf %v_37, %cst_1 : tensor<16x32xf32>
+  %1 = tt.splat %Y : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>>
+  %2 = tt.addptr %1, %v_24 : tensor<16x32x!tt.ptr<f32>>, tensor<16x32xi64>
+  tt.store %2, %0, %v_36 : tensor<16x32x!tt.ptr<f32>>
+  tt.return
+}

@@ -40,13 +40,13 @@ def lower_make_tensor_descriptor(lowering: KernelLowering, op: tt.MakeTensorDesc
     base = lowering.pointer_of(op, op.base)
     if not isinstance(base, ScalarPointer):
         raise CompileError(op, "the descriptor's base pointer is chosen from two buffers")
-    padding = tt.PaddingOption.of(op.padding) if op.padding is not None else tt.PaddingOption.ZERO
+    option = tt.PaddingOption.of(op.padding) if op.padding is not None else tt.PaddingOption.ZERO
     lowering.values[op.result] = Lowered(
         descriptor=Descriptor(
             base,
             tuple(lowering.index_of(v) for v in op.shape),
             tuple(lowering.index_of(v) for v in op.strides),
-            nan_padding=padding == tt.PaddingOption.NAN,
+            nan_padding=option == tt.PaddingOption.NAN,
         )
     )
 
@@ -79,7 +79,12 @@ class Block:
     """Empty where every upper bound is the block's size."""
 
     @staticmethod
-    def at(lowering: KernelLowering, descriptor: Descriptor, indices: Sequence[SSAValue], block: Sequence[int]) -> Block:
+    def at(
+        lowering: KernelLowering,
+        descriptor: Descriptor,
+        indices: Sequence[SSAValue],
+        block: Sequence[int],
+    ) -> Block:
         """Offset `base + sum(i_d * stride_d)`; element `j` moves where
         `0 <= i_d + j_d < shape_d`, which is `max(-i_d, 0) <= j_d < min(shape_d - i_d, block_d)`."""
         emit = lowering.emit

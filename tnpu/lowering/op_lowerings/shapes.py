@@ -4,7 +4,8 @@ elements of tensors (`tt.join`, `tt.cat`, `tt.split`, `tt.gather`).
 
 A shape op applies to every form of its operand: the tile, the uniform
 scalar, the affine index and box (as the pointer analysis transforms them;
-`tt.reshape` drops them) and a pointer tensor's offsets.  The others keep
+`tt.reshape` keeps them only when it adds or drops dimensions of size 1)
+and a pointer tensor's offsets.  The others keep
 tiles only:
 
 * `tt.join` stacks its operands along a new last dimension of size 2: each
@@ -153,7 +154,14 @@ def lower_broadcast(lowering: KernelLowering, op: tt.BroadcastOp) -> None:
 
 @LOWERINGS.lowers(tt.ReshapeOp)
 def lower_reshape(lowering: KernelLowering, op: tt.ReshapeOp) -> None:
-    lower_shape_op(lowering, op, tile.ReshapeOp, lambda index: None, lambda box: None)
+    shape = tt.shape_of(op.result.type)
+    lower_shape_op(
+        lowering,
+        op,
+        tile.ReshapeOp,
+        lambda index: affine.reshape_units(index, shape),
+        lambda box: affine.box_reshape_units(box, shape),
+    )
 
 
 @LOWERINGS.lowers(tt.TransOp)
