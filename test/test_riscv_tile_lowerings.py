@@ -109,10 +109,12 @@ def test_split_to_scalars(tmp_path, oracle):
 
 
 @pytest.mark.parametrize(
-    ("source", "indices", "axis"), [([32], [64], 0), ([4, 4], [8, 4], 0), ([128, 64], [256, 64], 0), ([128, 64], [128, 128], 1)]
+    ("source", "indices", "axis"),
+    [([32], [64], 0), ([4, 4], [8, 4], 0), ([128, 64], [256, 64], 0), ([128, 64], [128, 128], 1)],
 )
 def test_gather(source, indices, axis, tmp_path, oracle):
-    arguments = {"Src": tensor("float32", *source), "Index": tensor("int64", *indices), "Out": tensor("float32", *indices)}
+    arguments = {"Src": tensor("float32", *source), "Index": tensor("int64", *indices),
+                 "Out": tensor("float32", *indices)}  # fmt: skip
     ranges = {"Index": (0, source[axis])}
     if len(source) == 1:
         kernel = case(tmp_path, "gather_1d", arguments, {"SRC": source[0], "N": indices[0]}, (1,), ranges)
@@ -170,6 +172,17 @@ def test_descriptor_row_gather_and_scatter(tmp_path, oracle):
     check_every_rung(
         case(tmp_path, "descriptor_rows", arguments, {"R": 8, "BN": 32}, (2,), {"Rows": (-2, 22)}, HOPPER),
         oracle, "tpuv3",
+    )
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, 3])
+def test_rank_four_descriptor_blocks_concatenated(dim, tmp_path, oracle):
+    """Bounded rank-4 transfers with runtime strides walk their rows within the scratch registers."""
+    arguments = {"X": tensor("float32", 2, 4, 8, 16), "Y": tensor("float32", 2, 4, 8, 16),
+                 "Z": tensor("float32", 2048), "s0": 2, "s1": 4, "s2": 8, "s3": 16,
+                 "t0": 512, "t1": 128, "t2": 16}  # fmt: skip
+    check_every_rung(
+        case(tmp_path, "descriptor_cat", arguments, {"DIM": dim}, (1,), target=HOPPER), oracle, "tpuv3"
     )
 
 

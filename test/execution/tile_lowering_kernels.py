@@ -193,6 +193,16 @@ def descriptor_rows(X, Y, Rows, M, N, R: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
+def descriptor_cat(X, Y, Z, s0, s1, s2, s3, t0, t1, t2, DIM: tl.constexpr):
+    """Triton's test_cat_nd at rank 4: blocks of (2, 4, 8, 16) through descriptors of
+    runtime shape and strides, concatenated along DIM, stored through another."""
+    x = tl.make_tensor_descriptor(X, shape=[s0, s1, s2, s3], strides=[t0, t1, t2, 1], block_shape=[2, 4, 8, 16])
+    y = tl.make_tensor_descriptor(Y, shape=[s0, s1, s2, s3], strides=[t0, t1, t2, 1], block_shape=[2, 4, 8, 16])
+    both = tl.cat(x.load([0, 0, 0, 0]), y.load([0, 0, 0, 0]), dim=DIM)
+    tl.store(Z + tl.arange(0, 2048), tl.reshape(both, (2048,)))
+
+
+@triton.jit
 def every_op(X, Y, I, Out, Counts, Flags, n, N: tl.constexpr):
     """Every op above in one kernel: clamp, cat, join, interleave, split, gather,
     histogram, pointers chosen by tl.where, and a tensor descriptor (Out holds 5 N)."""

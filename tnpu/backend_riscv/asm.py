@@ -276,12 +276,14 @@ def for_each_row(
     dimensions every cursor walks contiguously (stride = the next one's
     stride times its size, no bound) are one dimension.  Tiles of any rank
     are walked: a loop per dimension while registers last (`cursors + 1`
-    each), else one loop over all rows, each row's indices recovered from
-    its number by division (`_rows_by_number`).
+    each, and one more for a bounded dimension's flag), else one loop over
+    all rows, each row's indices recovered from its number by division
+    (`_rows_by_number`).
     """
     shape, cursors, bounds = _merge_contiguous(shape, cursors, bounds)
-    loops = sum(1 for size in shape[:-1] if size != 1)
-    if loops * (len(cursors) + 1) <= len(asm.int_pool.free) // 2:
+    nest = sum(len(cursors) + 1 for size in shape[:-1] if size != 1)
+    nest += sum(1 for bound in bounds or () if bound)
+    if nest <= len(asm.int_pool.free) // 2:
         _rows(asm, shape, cursors, [c.start for c in cursors], row, bounds, None, 0)
     else:
         _rows_by_number(asm, shape, cursors, row, bounds)
