@@ -145,6 +145,14 @@ def test_where_of_two_buffers_by_a_scalar(tmp_path, oracle):
     check_every_rung(choice, oracle, "tpuv3")
 
 
+def test_where_of_integers_cast_to_pointers(tmp_path, oracle):
+    """Triton's test_where of `*int32`: 1000 int64 addresses, a block of 1024."""
+    arguments = {"Cond": tensor("bool", 1000), "A": tensor("int64", 1000), "B": tensor("int64", 1000),
+                 "Out": tensor("int64", 1000), "n": 1000}  # fmt: skip
+    choice = case(tmp_path, "where_addresses", arguments, {"BLOCK": 1024}, (1,), {"Cond": (0, 2)})
+    check_every_rung(choice, oracle, "tpuv3")
+
+
 def test_where_of_pointers_element_by_element(tmp_path, oracle):
     arguments = {"Cond": tensor("bool", 1000), "A": tensor("int32", 1000), "B": tensor("int32", 1000),
                  "Out": tensor("int32", 2000), "n": 1000}  # fmt: skip

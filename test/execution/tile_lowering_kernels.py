@@ -149,6 +149,17 @@ def where_scalar_pointer(Cond, A, B, Out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def where_addresses(Cond, A, B, Out, n, BLOCK: tl.constexpr):
+    """Triton's test_where of `*int32`: integers cast to pointers, chosen, cast back."""
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    decide = tl.load(Cond + offsets, mask=inside)
+    a = tl.load(A + offsets, mask=inside).to(tl.pi32_t)
+    b = tl.load(B + offsets, mask=inside).to(tl.pi32_t)
+    tl.store(Out + offsets, tl.where(decide, a, b), mask=inside)
+
+
+@triton.jit
 def where_pointers(Cond, A, B, Out, n, BLOCK: tl.constexpr):
     """Pointers chosen element by element from two buffers, read and written through;
     and from one buffer (a reversal of the block's second half)."""

@@ -172,10 +172,15 @@ class KernelLowering:
         return lowered.uniform if lowered.uniform is not None else self.tile_of(value)
 
     def pointer_of(self, op: Operation, value: SSAValue) -> Pointer | PointerChoice:
-        pointer = self.values[value].pointer
-        if pointer is None:
+        lowered = self.values[value]
+        if lowered.pointer is None:
+            if lowered.value is not None:
+                raise CompileError(
+                    op, "the pointer operand is data (cast from an integer or loaded from "
+                    "memory): it points into no known buffer",
+                )
             raise CompileError(op, "the pointer operand is not a known buffer pointer")
-        return pointer
+        return lowered.pointer
 
     def index_of(self, value: SSAValue) -> Scalar:
         """A TTIR integer scalar as an `index` scalar (a Python int if constant)."""

@@ -33,8 +33,6 @@ REFUSED: dict[type[Operation], str] = {
     tt.ExternElementwiseOp: "library call left; run lower-libdevice first",
     tt.PrintOp: "device printing is not modelled",
     tt.FpToFpOp: "fp8 conversions are not modelled",
-    tt.IntToPtrOp: "integers cast to pointers cannot be described as buffer accesses",
-    tt.PtrToIntOp: "pointers cast to integers cannot be described as buffer accesses",
     tt.MakeTensorPtrOp: "block pointers are not supported; use pointer arithmetic",
     tt.AdvanceOp: "block pointers are not supported; use pointer arithmetic",
     tt.DescriptorReduceOp: "atomic reductions through a tensor descriptor are not modelled",
@@ -94,7 +92,9 @@ class TTIRToTilePass(ModulePass):
       comparisons of affine values and conjunctions of them;
     * for pointers, the buffer plus the offsets in either form; for
       `tl.where` of pointers into two buffers, both and the condition
-      (`PointerChoice`); for tensor descriptors, base, shape and strides.
+      (`PointerChoice`); for tensor descriptors, base, shape and strides;
+      a pointer cast from an integer is data (its i64 tile), which
+      selects choose between and `tt.ptr_to_int` casts back.
 
     A load or store whose pointer has an affine offset becomes a structured
     `tile.load`/`tile.store` (the mask's boxes as bounds, the rest of the
@@ -114,10 +114,11 @@ class TTIRToTilePass(ModulePass):
     family.
 
     Refuses, naming the op and its source location: the ops in `REFUSED`
-    (inline PTX, libdevice calls left, `tt.print`, fp8 casts, pointer/integer
-    casts, block pointers, atomic reductions through descriptors, calls,
-    `cf` branches left), any other op without a lowering, pointers used as
-    data, descriptors made on the host (kernel arguments), pointer casts
+    (inline PTX, libdevice calls left, `tt.print`, fp8 casts, block
+    pointers, atomic reductions through descriptors, calls, `cf` branches
+    left), any other op without a lowering, pointers used as data, memory
+    accessed through a pointer cast from an integer, a buffer pointer cast
+    to an integer, descriptors made on the host (kernel arguments), pointer casts
     that change the width at an offset, `scf.if`/`scf.while` with pointer
     results, loop-carried pointers chosen from two buffers or descriptors,
     and combine regions holding other than scalar code.

@@ -134,3 +134,42 @@ tt.func public @atomic_choice(%X: !tt.ptr<f32>, %Y: !tt.ptr<f32>, %Out: !tt.ptr<
   tt.store %Out, %old : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// Pointers cast from integers are their addresses, data: Triton's test_where
+// of tl.pi32_t values selects them and stores them back as integers.
+
+// CHECK-LABEL: tile.kernel @addresses(%cond: !tile.buffer<i8>, %A: !tile.buffer<i64>, %B: !tile.buffer<i64>, %Out: !tile.buffer<i64>, %scalar: i64)
+// CHECK:      %a = tile.load %A[0] strides [1] : !tile.buffer<i64> -> tensor<8xi64>
+// CHECK:      %b = tile.load %B[0] strides [1] : !tile.buffer<i64> -> tensor<8xi64>
+// CHECK:      %chosen = tile.map %{{.*}}, %a, %b : tensor<8xi1>, tensor<8xi64>, tensor<8xi64> -> tensor<8xi64> {
+// CHECK:        arith.select
+// CHECK:      %splat = tile.broadcast %scalar : i64 -> tensor<8xi64>
+// CHECK:      %either = tile.map %{{.*}}, %chosen, %splat : tensor<8xi1>, tensor<8xi64>, tensor<8xi64> -> tensor<8xi64> {
+// CHECK:      tile.store %either, %Out[0] strides [1] : tensor<8xi64>, !tile.buffer<i64>
+tt.func public @addresses(%cond: !tt.ptr<i8>, %A: !tt.ptr<i64>, %B: !tt.ptr<i64>, %Out: !tt.ptr<i64>, %scalar: i64) {
+  %zero = arith.constant dense<0> : tensor<8xi8>
+  %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %cp = tt.splat %cond : !tt.ptr<i8> -> tensor<8x!tt.ptr<i8>>
+  %cq = tt.addptr %cp, %r : tensor<8x!tt.ptr<i8>>, tensor<8xi32>
+  %c = tt.load %cq : tensor<8x!tt.ptr<i8>>
+  %decide = arith.cmpi ne, %c, %zero : tensor<8xi8>
+  %ap = tt.splat %A : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>
+  %aq = tt.addptr %ap, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>
+  %a = tt.load %aq : tensor<8x!tt.ptr<i64>>
+  %a_ptr = tt.int_to_ptr %a : tensor<8xi64> -> tensor<8x!tt.ptr<i32>>
+  %bp = tt.splat %B : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>
+  %bq = tt.addptr %bp, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>
+  %b = tt.load %bq : tensor<8x!tt.ptr<i64>>
+  %b_ptr = tt.int_to_ptr %b : tensor<8xi64> -> tensor<8x!tt.ptr<i32>>
+  %chosen = arith.select %decide, %a_ptr, %b_ptr : tensor<8xi1>, tensor<8x!tt.ptr<i32>>
+  %s_ptr = tt.int_to_ptr %scalar : i64 -> !tt.ptr<i32>
+  %splat = tt.splat %s_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+  %either = arith.select %decide, %chosen, %splat : tensor<8xi1>, tensor<8x!tt.ptr<i32>>
+  %as_int = tt.ptr_to_int %either : tensor<8x!tt.ptr<i32>> -> tensor<8xi64>
+  %op = tt.splat %Out : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>
+  %oq = tt.addptr %op, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>
+  tt.store %oq, %as_int : tensor<8x!tt.ptr<i64>>
+  tt.return
+}

@@ -48,10 +48,13 @@ tt.func public @fp8(%x: tensor<64xf32>) {
 
 // -----
 
-// The conversions probe: ADDR.to(tl.pointer_type(tl.float32)).
-tt.func public @int_to_ptr(%ADDR: i64) {
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.int_to_ptr' op cannot be lowered to the tile dialect: integers cast to pointers cannot be described as buffer accesses
+// The conversions probe: tl.store(ADDR.to(tl.pointer_type(tl.float32)) + r, x).
+tt.func public @int_to_ptr(%ADDR: i64, %x: tensor<64xf32>) {
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %base = tt.int_to_ptr %ADDR : i64 -> !tt.ptr<f32>
+  %b = tt.splat %base : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.addptr' op the pointer operand is data (cast from an integer or loaded from memory): it points into no known buffer
+  %b_1 = tt.addptr %b, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
   tt.return
 }
 
@@ -62,7 +65,7 @@ tt.func public @ptr_to_int(%X: !tt.ptr<f32>) {
   %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %x = tt.splat %X : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
   %x_1 = tt.addptr %x, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.ptr_to_int' op cannot be lowered to the tile dialect: pointers cast to integers cannot be described as buffer accesses
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.ptr_to_int' op a buffer pointer has no address on the NPU; only pointers cast from integers (tt.int_to_ptr) can be cast back
   %as_int = tt.ptr_to_int %x_1 : tensor<64x!tt.ptr<f32>> -> tensor<64xi64>
   tt.return
 }
@@ -212,7 +215,7 @@ tt.func @conditional_branch(%c: i1) {
 // to pointers; TTIR tnpu imports can).
 tt.func @pointer_table(%pp: !tt.ptr<!tt.ptr<f32>>) {
   %p = tt.load %pp : !tt.ptr<!tt.ptr<f32>>
-  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.load' op the pointer operand is not a known buffer pointer
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.load' op the pointer operand is data (cast from an integer or loaded from memory): it points into no known buffer
   %v = tt.load %p : !tt.ptr<f32>
   tt.return
 }

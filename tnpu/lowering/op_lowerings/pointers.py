@@ -1,4 +1,5 @@
-"""Pointer arithmetic: `tt.addptr`, `tt.bitcast` and `arith.select` of pointers.
+"""Pointer arithmetic: `tt.addptr`, `tt.bitcast`, `arith.select` of pointers, and
+pointers cast from and to integers.
 
 A pointer's buffer never changes; `tt.addptr` adds to its offset (a scalar's
 `index` offset, a tensor's affine index where both sides have one, and its
@@ -11,6 +12,13 @@ for tensors); of pointers into two buffers it is a `PointerChoice` of both,
 which `addptr`, `bitcast`, splats and shape ops apply to on each side, and
 accesses through which are one per side (`memory`, `atomics`).  A select of
 data is elementwise compute.
+
+A pointer cast from an integer (`tt.int_to_ptr`) points into no known
+buffer: it is data, its i64 tile, which selects choose between and
+`tt.ptr_to_int` turns back into the integer (Triton's `test_where` of
+`tl.pi32_t` values).  Accessing memory through it is refused
+(`KernelLowering.pointer_of`), and so is `tt.ptr_to_int` of a buffer
+pointer: a buffer has no address the kernel could compute with.
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import i64
+from xdsl.ir import SSAValue
 
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import arith as tarith
@@ -84,10 +94,40 @@ def lower_bitcast(lowering: KernelLowering, op: tt.BitcastOp) -> None:
     lowering.values[op.result] = Lowered(pointer=map_pointer(pointer, cast))
 
 
+def address_of(lowering: KernelLowering, pointer: SSAValue) -> SSAValue | None:
+    """The i64 tile (or scalar) of a pointer cast from an integer, else None."""
+    lowered = lowering.values[pointer]
+    address = lowered.value
+    if lowered.pointer is None and address is not None and tt.element_type_of(address.type) == i64:
+        return address
+    return None
+
+
+@LOWERINGS.lowers(tt.IntToPtrOp)
+def lower_int_to_ptr(lowering: KernelLowering, op: tt.IntToPtrOp) -> None:
+    lowering.values[op.result] = Lowered(value=lowering.tile_of(op.src))
+
+
+@LOWERINGS.lowers(tt.PtrToIntOp)
+def lower_ptr_to_int(lowering: KernelLowering, op: tt.PtrToIntOp) -> None:
+    address = address_of(lowering, op.src)
+    if address is None:
+        raise CompileError(
+            op, "a buffer pointer has no address on the NPU; only pointers cast from integers "
+            "(tt.int_to_ptr) can be cast back",
+        )
+    lowering.values[op.result] = Lowered(value=address)
+
+
 @LOWERINGS.lowers(tarith.SelectOp)
 def lower_select(lowering: KernelLowering, op: tarith.SelectOp) -> None:
     if not isinstance(tt.element_type_of(op.result.type), tt.PointerType):
         lower_arith_or_math(lowering, op)
+        return
+    addresses = [address_of(lowering, v) for v in (op.lhs, op.rhs)]
+    if addresses[0] is not None and addresses[1] is not None:
+        chosen = select(lowering, lowering.tile_of(op.cond), *addresses)
+        lowering.values[op.result] = Lowered(value=chosen)
         return
     condition = lowering.values[op.cond]
     if_true, if_false = (lowering.pointer_of(op, v) for v in (op.lhs, op.rhs))

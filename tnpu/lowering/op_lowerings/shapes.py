@@ -79,7 +79,8 @@ def lower_splat(lowering: KernelLowering, op: tt.SplatOp) -> None:
         # A choice's scalar condition still chooses for every element.
         lowering.values[op.result] = Lowered(pointer=map_pointer(pointer, splat))
         return
-    lowered = lowering.splat_forms(lowering.tile_of(op.src), result_type)
+    scalar = lowering.tile_of(op.src)  # an address (i64) where the source is an integer pointer
+    lowered = lowering.splat_forms(scalar, TensorType(scalar.type, shape))
     if lowered.index is not None:
         lowered.index = AffineIndex.uniform(shape, lowering.index_of(op.src))
     lowering.values[op.result] = lowered
