@@ -102,7 +102,7 @@ def harness_case(causal: int):
     return case_from_options(argparse.Namespace(
         case=f"{Path(__file__).with_name('attention_kernels.py')}:attention_backward", signature=signature,
         grid=f"{N_CTX // BLOCK},{HEADS}", constexpr=[f"BLOCK={BLOCK}", f"HEAD_DIM={HEAD_DIM}", f"CAUSAL={causal}"],
-        arg=tensors + rows + scalars,
+        arg=tensors + rows + scalars, target=None,
     ))  # fmt: skip
 
 
