@@ -32,8 +32,16 @@ def parse_assignments(items: list[str], what: str) -> dict[str, str]:
     )
 
 
+_PYTHON_CONSTANTS = {"True": True, "False": False, "None": None}
+
+
 def literal(value: str) -> object:
-    """A JSON value (number, boolean, list, ...) as Python, else the text itself."""
+    """A JSON value (number, boolean, list, ...) as Python, else the text itself.
+
+    Python's spellings of the constants count too: a Triton user writes
+    `--constexpr EVEN=False` as they would write the launch."""
+    if value in _PYTHON_CONSTANTS:
+        return _PYTHON_CONSTANTS[value]
     try:
         return json.loads(value)
     except json.JSONDecodeError:
