@@ -80,13 +80,6 @@ class AsmWriter:
     def place(self, label: str) -> None:
         self.lines.append(f"{label}:")
 
-    def fork(self) -> AsmWriter:
-        """A writer in the same register state whose lines are thrown away (for trial runs)."""
-        trial = AsmWriter(self._prefix)
-        trial.int_pool = RegisterPool(list(self.int_pool.free))
-        trial.float_pool = RegisterPool(list(self.float_pool.free))
-        return trial
-
     # -- registers ------------------------------------------------------------
 
     def ints(self, count: int) -> AbstractContextManager[list[str]]:

@@ -11,25 +11,53 @@ Scalar ops outside any tile op are one-element programs: one instruction
 table serves tiles and scalars alike.
 
 Register groups: all values share one SEW/LMUL ratio, set by the widest
-element type, so `vl` is the same for every type in the body; the largest
-LMUL whose register pressure fits (tried from m8 down) wins.  `v0` is kept
-for masks.  Uniform values are hoisted into integer (bits) and float
-registers before the loop while registers last.
+element type, so `vl` is the same for every type in the body.  The LMUL
+is the largest whose groups hold the program's register pressure
+(`register_pressure`, from what each op's selector declares it takes:
+`_demand`), computed before any code is written; the code is written once.
+`v0` is kept for masks.  This module is the instruction selection: vector
+registers come from `vector_registers.VectorRegisters`, the float
+conversions and roundings from `float_algorithms`.  Uniform values are
+hoisted into integer (bits) and float registers before the loop while
+registers last.
 """
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.asm import AsmWriter, StripLoop
 from tnpu.backend_riscv.elements import Element, element_of, lmul_name
+from tnpu.backend_riscv.float_algorithms import (
+    F32_TO_HALF_SCRATCH,
+    F64_TO_F32_ROUND_TO_ODD_SCRATCH,
+    FMOD_SCRATCH,
+    HALF_TO_F32_SCRATCH,
+    INT_TO_F32_ROUND_TO_ODD_SCRATCH,
+    f32_to_half,
+    f64_to_f32_round_to_odd,
+    float_constant,
+    float_to_int,
+    float_to_int_scratch,
+    fmod_into,
+    half_to_f32,
+    int_resize,
+    int_resize_scratch,
+    int_to_f32_round_to_odd,
+    int_to_float,
+    int_to_float_scratch,
+    round_to_integral,
+    round_to_integral_scratch,
+)
+from tnpu.backend_riscv.register_pressure import OpDemand, VectorPressure, vector_pressure
 from tnpu.backend_riscv.storage import Constant, Scalar, constant_bits
+from tnpu.backend_riscv.vector_registers import VectorRegisters, VectorValue, last_uses
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tt
 from tnpu.dialects.arith import RemFOp
@@ -67,23 +95,46 @@ class ElementwiseProgram:
     """The op diagnostics name."""
 
 
-class OutOfVectorRegisters(Exception):
-    pass
-
-
 def emit_elementwise(asm: AsmWriter, program: ElementwiseProgram) -> None:
-    """Emit `program` as one strip-mined loop with the largest LMUL that fits."""
-    widest = _widest_bits(program)
-    for lmul in (64, 32, 16, 8):
-        try:
-            _ElementwiseLowering(asm.fork(), program, widest, lmul).run()
-        except OutOfVectorRegisters:
-            continue
-        _ElementwiseLowering(asm, program, widest, lmul).run()
-        return
-    raise CompileError(
-        program.anchor, "body needs more than 31 live vector registers (no spilling)"
+    """Emit `program` as one strip-mined loop, at the largest LMUL its register pressure allows."""
+    uniforms = _uniform_values(program)
+    pressure = elementwise_pressure(program, uniforms)
+    lmul = pressure.lmul()
+    if lmul is None:
+        raise CompileError(
+            pressure.at or program.anchor,
+            f"needs {pressure.groups} vector registers live at once, more than the 31 there are"
+            " (no spilling)",
+        )
+    _ElementwiseLowering(asm, program, _widest_bits(program), lmul, uniforms).run()
+
+
+def elementwise_pressure(
+    program: ElementwiseProgram, uniforms: dict[SSAValue, Uniform] | None = None
+) -> VectorPressure:
+    """The vector register pressure of `program` as this selector lowers it."""
+    if uniforms is None:
+        uniforms = _uniform_values(program)
+    streamed = [value for value, source in program.inputs.items() if isinstance(source, Stream)]
+    outputs = [(value, int(stream.element.is_mask)) for value, stream in program.outputs]
+    return vector_pressure(
+        program.ops, outputs, streamed, uniforms, lambda op: _demand(op, uniforms)
     )
+
+
+def _uniform_values(program: ElementwiseProgram) -> dict[SSAValue, Uniform]:
+    """The values that are the same for every element: scalar inputs and constants."""
+    uniforms = {
+        value: source for value, source in program.inputs.items() if not isinstance(source, Stream)
+    }
+    for op in program.ops:
+        if isinstance(op, arith.ConstantOp):
+            element = _element(op.results[0], op)
+            bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
+            if bits is None:
+                raise CompileError(op, "only scalar constants can be used in a body")
+            uniforms[op.results[0]] = Constant(bits, element)
+    return uniforms
 
 
 def _element(value: SSAValue, anchor: Operation) -> Element:
@@ -113,12 +164,6 @@ def _converts_half_float(op: Operation, anchor: Operation) -> bool:
     if not isinstance(op, _CONVERSIONS):
         return False
     return any(_element(value, anchor).half_float for value in (*op.operands, *op.results))
-
-
-@dataclass
-class _Vec:
-    register: str
-    element: Element
 
 
 @dataclass
@@ -210,33 +255,30 @@ _FCMP = {
 
 
 class _ElementwiseLowering:
-    def __init__(self, asm: AsmWriter, program: ElementwiseProgram, widest: int, lmul: int):
+    """Instruction selection for one program: each op's instructions, on registers
+    `VectorRegisters` hands out (vector) or the writer's pools lend (scalar)."""
+
+    def __init__(
+        self, asm: AsmWriter, program: ElementwiseProgram, widest: int, lmul: int,
+        uniforms: dict[SSAValue, Uniform],
+    ):  # fmt: skip
         self.asm = asm
         self.program = program
         self.widest = widest
         self.lmul = lmul
         """LMUL of the widest type, in eighths of a register."""
-        group = lmul // 8
-        self.free_groups = [f"v{i}" for i in range(group, 32, group)]
-        self.values: dict[SSAValue, _Vec | _Pending | Uniform] = {}
+        self.registers = VectorRegisters(
+            lmul, last_uses(program.ops, [value for value, _ in program.outputs])
+        )
+        self.uniforms = uniforms
+        self.values: dict[SSAValue, _Pending | Uniform] = {}
         self.hoisted_x: dict[SSAValue, str] = {}
         self.hoisted_f: dict[SSAValue, str] = {}
         self.current_bits = widest
-        self.mask_in_v0: _Vec | None = None
-        self.last_use = self._last_uses()
-        self.op_temps: list[str] = []
         self.op_scope = ExitStack()
+        """Scalar temporaries of the op being selected."""
 
     # -- driver ---------------------------------------------------------------
-
-    def _last_uses(self) -> dict[SSAValue, int]:
-        last: dict[SSAValue, int] = {}
-        for index, op in enumerate(self.program.ops):
-            for operand in op.operands:
-                last[operand] = index
-        for value, _ in self.program.outputs:
-            last[value] = len(self.program.ops)
-        return last
 
     def run(self) -> None:
         asm, program = self.asm, self.program
@@ -248,11 +290,7 @@ class _ElementwiseLowering:
                     self.values[value] = source
             for op in program.ops:
                 if isinstance(op, arith.ConstantOp):
-                    element = _element(op.results[0], op)
-                    bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
-                    if bits is None:
-                        raise CompileError(op, "only scalar constants can be used in a body")
-                    self.values[op.results[0]] = Constant(bits, element)
+                    self.values[op.results[0]] = self.uniforms[op.results[0]]
             self._hoist_uniforms(scope)
             outputs = [
                 (value, self._open_stream(scope, stream))
@@ -265,11 +303,12 @@ class _ElementwiseLowering:
                 for index, op in enumerate(program.ops):
                     if not isinstance(op, arith.ConstantOp):
                         self._lower(op)
-                    self._release_dead(op, index)
+                    self._release_temps()
+                    self.registers.release_after(op, index)
                 for value, out in outputs:
                     self._store(value, out)
                     self._release_temps()
-                self._release_all()
+                self.registers.release_all()
 
     def _open_stream(self, scope: ExitStack, stream: Stream) -> _Pending:
         if self.program.count == 1:
@@ -303,76 +342,34 @@ class _ElementwiseLowering:
                 self.hoisted_f[value] = fregister
 
     def _release_temps(self) -> None:
-        for register in self.op_temps:
-            self._give_group(register)
-        self.op_temps = []
+        self.registers.release_temps()
         self.op_scope.close()
         self.op_scope = ExitStack()
 
-    def _release_dead(self, op: Operation, index: int) -> None:
-        self._release_temps()
-        # In operand order: a set of SSA values iterates in address order, and
-        # the order registers are freed in decides which the next value gets.
-        for operand in dict.fromkeys(op.operands):
-            if self.last_use.get(operand) == index:
-                self._drop(operand)
-        for result in op.results:
-            if result not in self.last_use:
-                self._drop(result)
-
-    def _drop(self, value: SSAValue) -> None:
-        held = self.values.get(value)
-        if isinstance(held, _Vec):
-            self._give_group(held.register)
-            del self.values[value]
-
-    def _release_all(self) -> None:
-        for value in list(self.values):
-            self._drop(value)
-
     # -- registers ------------------------------------------------------------
 
-    def _take_group(self) -> str:
-        if not self.free_groups:
-            raise OutOfVectorRegisters
-        return self.free_groups.pop(0)
+    def temp(self) -> str:
+        return self.registers.temp()
 
-    def _give_group(self, register: str) -> None:
-        if self.mask_in_v0 is not None and self.mask_in_v0.register == register:
-            self.mask_in_v0 = None
-        self.free_groups.insert(0, register)
-
-    def _temp(self) -> str:
-        register = self._take_group()
-        self.op_temps.append(register)
-        return register
-
-    def _int_temp(self) -> str:
+    def int_temp(self) -> str:
         (register,) = self.op_scope.enter_context(self.asm.ints(1))
         return register
 
-    def _float_temp(self) -> str:
+    def float_temp(self) -> str:
         (register,) = self.op_scope.enter_context(self.asm.floats(1))
         return register
 
-    def _sew(self, bits: int) -> None:
+    def sew(self, bits: int) -> None:
         if bits != self.current_bits:
             eighths = self.lmul * bits // self.widest
             self.asm.emit("vsetvli", "zero", "zero", f"e{bits}", lmul_name(eighths), "ta", "mu")
             self.current_bits = bits
 
-    def _define(self, value: SSAValue, register: str) -> _Vec:
-        vec = _Vec(register, _element(value, self.program.anchor))
-        self.values[value] = vec
-        return vec
-
     def _result(self, op: Operation, index: int = 0) -> str:
-        return self._define(op.results[index], self._take_group()).register
+        value = op.results[index]
+        return self.registers.define(value, _element(value, self.program.anchor)).register
 
     # -- operands -------------------------------------------------------------
-
-    def _is_uniform(self, value: SSAValue) -> bool:
-        return isinstance(self.values.get(value), Scalar | Constant)
 
     def _materialize_bits(self, register: str, source: Uniform) -> None:
         if isinstance(source, Constant):
@@ -393,7 +390,7 @@ class _ElementwiseLowering:
         """A uniform value's bits in an integer register."""
         if value in self.hoisted_x:
             return self.hoisted_x[value]
-        register = self._int_temp()
+        register = self.int_temp()
         self._materialize_bits(register, self.values[value])  # type: ignore[arg-type]
         return register
 
@@ -401,30 +398,30 @@ class _ElementwiseLowering:
         """A uniform float in a float register."""
         if value in self.hoisted_f:
             return self.hoisted_f[value]
-        register = self._float_temp()
+        register = self.float_temp()
         self._materialize_float(register, value, self.values[value])  # type: ignore[arg-type]
         return register
 
-    def _v(self, value: SSAValue) -> _Vec:
+    def _v(self, value: SSAValue) -> VectorValue:
         """A value in a vector register group (masks in a mask register)."""
+        if (vector := self.registers.held.get(value)) is not None:
+            return vector
         held = self.values[value]
-        if isinstance(held, _Vec):
-            return held
         if isinstance(held, _Pending):
             return self._load(value, held)
         element = held.element
-        register = self._temp()
-        self._sew(element.bits)
+        register = self.temp()
+        self.sew(element.bits)
         self.asm.emit("vmv.v.x", register, self._x(value))
         if element.is_mask:
             self.asm.emit("vmsne.vi", register, register, 0)
-        return _Vec(register, element)
+        return VectorValue(register, element)
 
     def _address(self, pending: _Pending) -> str:
         """The stream's pointer, or for a one-element program its element's address."""
         if pending.pointer is not None:
             return pending.pointer
-        register = self._int_temp()
+        register = self.int_temp()
         self.asm.scratch_address(register, pending.stream.offset)
         if pending.stream.base is not None:
             with self.asm.ints(1) as (bytes_,):
@@ -432,10 +429,11 @@ class _ElementwiseLowering:
                 self.asm.emit("add", register, register, bytes_)
         return register
 
-    def _load(self, value: SSAValue, pending: _Pending) -> _Vec:
+    def _load(self, value: SSAValue, pending: _Pending) -> VectorValue:
         element = pending.stream.element
-        register = self._take_group()
-        self._sew(element.bits)
+        vector = self.registers.define(value, _element(value, self.program.anchor))
+        register = vector.register
+        self.sew(element.bits)
         address = self._address(pending)
         if pending.stride is None:
             self.asm.emit(f"vle{element.bits}.v", register, f"({address})")
@@ -443,16 +441,16 @@ class _ElementwiseLowering:
             self.asm.emit(f"vlse{element.bits}.v", register, f"({address})", pending.stride)
         if element.is_mask:
             self.asm.emit("vmsne.vi", register, register, 0)
-        return self._define(value, register)
+        return vector
 
     def _store(self, value: SSAValue, out: _Pending) -> None:
         element = out.stream.element
         vec = self._v(value)
         register = vec.register
-        self._sew(element.bits)
+        self.sew(element.bits)
         if element.is_mask:
             self._into_v0(vec)
-            register = self._temp()
+            register = self.temp()
             self.asm.emit("vmv.v.i", register, 0)
             self.asm.emit("vmerge.vim", register, register, 1, "v0")
         address = self._address(out)
@@ -461,13 +459,13 @@ class _ElementwiseLowering:
         else:
             self.asm.emit(f"vsse{element.bits}.v", register, f"({address})", out.stride)
 
-    def _into_v0(self, mask: _Vec) -> None:
-        if self.mask_in_v0 is not mask:
+    def _into_v0(self, mask: VectorValue) -> None:
+        if self.registers.in_v0 is not mask:
             self.asm.emit("vmv1r.v", "v0", mask.register)
-            self.mask_in_v0 = mask
+            self.registers.in_v0 = mask
 
-    def _clobber_v0(self) -> None:
-        self.mask_in_v0 = None
+    def clobber_v0(self) -> None:
+        self.registers.in_v0 = None
 
     # -- ops ------------------------------------------------------------------
 
@@ -486,10 +484,11 @@ class _ElementwiseLowering:
             return self._nan_propagating(op, mnemonic)
         if kind := entry_for(_ROUNDINGS, op):
             return self._round(op, kind)
-        handler = entry_for(_HANDLERS, op)
-        if handler is None:
+        entry = entry_for(_HANDLERS, op)
+        if entry is None:
             raise CompileError(op, "has no RVV lowering (run expand-math for math functions)")
-        handler(self, op)
+        select, _ = entry
+        select(self, op)
 
     def _binary(self, op: Operation, entry: tuple[str, bool, str | None], scalar_kind: str) -> None:
         mnemonic, commutative, reversed_mnemonic = entry
@@ -497,30 +496,22 @@ class _ElementwiseLowering:
         element = _element(op.results[0], op)
         if element.half_float:
             raise CompileError(op, f"{element.half_float} arithmetic needs extension to f32 first")
-        if isinstance(op, _DIVISIONS + _SHIFTS) and not self._safe_divisor_or_shift(op, rhs, element):
+        if _needs_guard(op, self.uniforms.get(rhs), element):
             return self._guarded_binary(op, mnemonic, element)
         scalar = self._f if scalar_kind == "f" else self._x
-        self._sew(element.bits)
-        if self._is_uniform(rhs):
+        self.sew(element.bits)
+        form = _operand_form(lhs, rhs, self.uniforms, bool(commutative or reversed_mnemonic))
+        if form == "vector-scalar":
             a = self._v(lhs).register
             self.asm.emit(f"{mnemonic}.v{scalar_kind}", self._result(op), a, scalar(rhs))
-        elif self._is_uniform(lhs) and (commutative or reversed_mnemonic):
+        elif form == "scalar-vector":
             b = self._v(rhs).register
             name = mnemonic if commutative else reversed_mnemonic
             self.asm.emit(f"{name}.v{scalar_kind}", self._result(op), b, scalar(lhs))
         else:
             a, b = self._v(lhs).register, self._v(rhs).register
-            self._sew(element.bits)
+            self.sew(element.bits)
             self.asm.emit(f"{mnemonic}.vv", self._result(op), a, b)
-
-    def _safe_divisor_or_shift(self, op: Operation, rhs: SSAValue, element: Element) -> bool:
-        """Whether a constant right operand needs none of the guards below."""
-        held = self.values.get(rhs)
-        if not isinstance(held, Constant):
-            return False
-        if isinstance(op, _DIVISIONS):
-            return held.bits != 0
-        return 0 <= held.bits < element.bits
 
     def _guarded_binary(self, op: Operation, mnemonic: str, element: Element) -> None:
         """Division by zero gives 0; a shift by the width or more gives 0 (or the sign).
@@ -529,10 +520,10 @@ class _ElementwiseLowering:
         RVV itself gives -1 or the dividend, and shifts by the low bits.
         """
         a, b = (self._v(v).register for v in op.operands)
-        self._sew(element.bits)
+        self.sew(element.bits)
         result = self._result(op)
         if isinstance(op, arith.ShRSIOp):
-            amount = self._temp()
+            amount = self.temp()
             with self.asm.ints(1) as (limit,):
                 self.asm.li(limit, element.bits - 1)
                 self.asm.emit("vminu.vx", amount, b, limit)
@@ -546,7 +537,7 @@ class _ElementwiseLowering:
                 self.asm.li(limit, element.bits - 1)
                 self.asm.emit("vmsgtu.vx", "v0", b, limit)
         self.asm.emit("vmerge.vim", result, result, 0, "v0")
-        self._clobber_v0()
+        self.clobber_v0()
 
     def _mask_logic(self, op: Operation, mnemonic: str) -> None:
         a, b = (self._v(v).register for v in op.operands)
@@ -554,94 +545,36 @@ class _ElementwiseLowering:
 
     def _unary(self, op: Operation, mnemonic: str) -> None:
         source = self._v(op.operands[0])
-        self._sew(source.element.bits)
+        self.sew(source.element.bits)
         self.asm.emit(mnemonic, self._result(op), source.register)
 
     def _nan_propagating(self, op: Operation, mnemonic: str) -> None:
         """maximumf/minimumf: RVV's vfmax/vfmin return the non-NaN operand; IEEE maximum returns NaN."""
         a, b = (self._v(v) for v in op.operands)
-        self._sew(a.element.bits)
+        self.sew(a.element.bits)
         result = self._result(op)
         self.asm.emit(f"{mnemonic}.vv", result, a.register, b.register)
         for operand in (a, b):
             self.asm.emit("vmfne.vv", "v0", operand.register, operand.register)
             self.asm.emit("vmerge.vvm", result, result, operand.register, "v0")
-        self._clobber_v0()
+        self.clobber_v0()
 
     def _round(self, op: Operation, kind: str) -> None:
-        """Round to an integral float without touching frm (one sequence per rounding).
-
-        trunc converts towards zero; floor/ceil step the truncation by one
-        where it went the wrong way; round (half away from zero) steps
-        where the dropped fraction is at least one half; roundeven adds and
-        subtracts 2^(mantissa bits) in the default round-to-nearest-even
-        mode.  Magnitudes of 2^(mantissa bits) and above (and NaN, inf) are
-        already integral and are kept; the sign is copied back so -0.5
-        rounds to -0.0.
-        """
         x = self._v(op.operands[0]).register
         bits = _element(op.operands[0], op).bits
-        self._sew(bits)
-        result = self._result(op)
-        limit = self._float_constant(2.0**23 if bits == 32 else 2.0**52, bits)
-        if kind == "roundeven":
-            self.asm.emit("vfabs.v", result, x)
-            self.asm.emit("vfadd.vf", result, result, limit)
-            self.asm.emit("vfsub.vf", result, result, limit)
-        else:
-            self._toward_zero("vfcvt.x.f.v", result, x)
-            self.asm.emit("vfcvt.f.x.v", result, result)
-        if kind in ("floor", "ceil"):
-            one = self._float_constant(1.0, bits)
-            if kind == "floor":
-                self.asm.emit("vmflt.vv", "v0", x, result)
-                self.asm.emit("vfsub.vf", result, result, one, "v0.t")
-            else:
-                self.asm.emit("vmflt.vv", "v0", result, x)
-                self.asm.emit("vfadd.vf", result, result, one, "v0.t")
-        elif kind == "round":
-            fraction, step = self._temp(), self._temp()
-            self.asm.emit("vfsub.vv", fraction, x, result)
-            self.asm.emit("vfabs.v", fraction, fraction)
-            self.asm.emit("vmfge.vf", "v0", fraction, self._float_constant(0.5, bits))
-            self.asm.emit("vfmv.v.f", step, self._float_constant(1.0, bits))
-            self.asm.emit("vfsgnj.vv", step, step, x)
-            self.asm.emit("vfadd.vv", result, result, step, "v0.t")
-        self.asm.emit("vfsgnj.vv", result, result, x)
-        magnitude = self._temp()
-        self.asm.emit("vfabs.v", magnitude, x)
-        self.asm.emit("vmflt.vf", "v0", magnitude, limit)
-        self.asm.emit("vmerge.vvm", result, x, result, "v0")
-        self._clobber_v0()
-
-    def _toward_zero(self, mnemonic: str, dest: str, source: str) -> None:
-        """A float-to-integer conversion rounding toward zero, through frm.
-
-        The static-rounding forms (vfcvt.rtz.*) would do, but qemu 7.2
-        aborts on them (decode_save_opc assertion); frm is restored after.
-        """
-        saved = self._int_temp()
-        self.asm.emit("fsrmi", saved, 1)
-        self.asm.emit(mnemonic, dest, source)
-        self.asm.emit("fsrm", saved)
-
-    def _float_constant(self, value: float, bits: int) -> str:
-        """A float register holding `value` for the current op."""
-        register, pattern = self._float_temp(), self._int_temp()
-        self.asm.li(pattern, _f32_bits(value) if bits == 32 else _f64_bits(value))
-        self.asm.emit("fmv.w.x" if bits == 32 else "fmv.d.x", register, pattern)
-        return register
+        self.sew(bits)
+        round_to_integral(self, kind, self._result(op), x, bits)
 
     def _fma(self, op: Operation) -> None:
         a, b, c = (self._v(v) for v in op.operands)
-        self._sew(c.element.bits)
+        self.sew(c.element.bits)
         result = self._result(op)
         self.asm.emit("vmv.v.v", result, c.register)
         self.asm.emit("vfmacc.vv", result, a.register, b.register)
 
     def _absi(self, op: Operation) -> None:
         x = self._v(op.operands[0])
-        self._sew(x.element.bits)
+        self.sew(x.element.bits)
         result = self._result(op)
         self.asm.emit("vrsub.vi", result, x.register, 0)
         self.asm.emit("vmax.vv", result, result, x.register)
@@ -649,10 +582,10 @@ class _ElementwiseLowering:
     def _rsqrt(self, op: Operation) -> None:
         x = self._v(op.operands[0])
         bits = x.element.bits
-        self._sew(bits)
+        self.sew(bits)
         result = self._result(op)
         self.asm.emit("vfsqrt.v", result, x.register)
-        self.asm.emit("vfrdiv.vf", result, result, self._float_constant(1.0, bits))
+        self.asm.emit("vfrdiv.vf", result, result, float_constant(self, 1.0, bits))
 
     def _remf(self, op: Operation) -> None:
         """C fmod: x - trunc(x / y) * y, in f64 for f32 operands so the quotient is exact enough."""
@@ -660,74 +593,44 @@ class _ElementwiseLowering:
         bits = x.element.bits
         result = self._result(op)
         if bits == 32:
-            wide_x, wide_y, quotient = self._temp(), self._temp(), self._temp()
-            self._sew(32)
+            wide_x, wide_y, quotient = self.temp(), self.temp(), self.temp()
+            self.sew(32)
             self.asm.emit("vfwcvt.f.f.v", wide_x, x.register)
             self.asm.emit("vfwcvt.f.f.v", wide_y, y.register)
-            self._sew(64)
-            self._fmod_into(quotient, wide_x, wide_y)
-            self._sew(32)
+            self.sew(64)
+            fmod_into(self, quotient, wide_x, wide_y)
+            self.sew(32)
             self.asm.emit("vfncvt.f.f.w", result, quotient)
         else:
-            self._sew(64)
-            self._fmod_into(result, x.register, y.register)
+            self.sew(64)
+            fmod_into(self, result, x.register, y.register)
 
-    def _fmod_into(self, out: str, x: str, y: str) -> None:
-        """out = fmod(x, y) at the current (f64) SEW; out may not alias x or y.
-
-        x - trunc(x/y)*y, with trunc keeping quotients of 2^52 and more
-        (already integral), the result taking the sign of x, and a finite x
-        returned unchanged by an infinite y, as C's fmod does.
-        """
-        asm = self.asm
-        truncated, magnitude = self._temp(), self._temp()
-        infinity = self._float_constant(float("inf"), 64)
-        asm.emit("vfdiv.vv", out, x, y)
-        self._toward_zero("vfcvt.x.f.v", truncated, out)
-        asm.emit("vfcvt.f.x.v", truncated, truncated)
-        asm.emit("vfsgnj.vv", truncated, truncated, out)
-        asm.emit("vfabs.v", magnitude, out)
-        asm.emit("vmflt.vf", "v0", magnitude, self._float_constant(2.0**52, 64))
-        asm.emit("vmerge.vvm", out, out, truncated, "v0")
-        asm.emit("vfnmsub.vv", out, y, x)
-        asm.emit("vfsgnj.vv", out, out, x)
-        asm.emit("vfabs.v", magnitude, y)
-        asm.emit("vmfeq.vf", "v0", magnitude, infinity)
-        asm.emit("vfabs.v", magnitude, x)
-        asm.emit("vmflt.vf", truncated, magnitude, infinity)
-        asm.emit("vmand.mm", "v0", "v0", truncated)
-        asm.emit("vmerge.vvm", out, out, x, "v0")
-        self._clobber_v0()
-
-    def _compare(self, op: Operation, table: dict[str, tuple[str, bool, bool]], names: list[str], kind: str) -> None:
-        predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
-        lhs, rhs = op.operands
-        if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
-            return self._fcmp_compound(op, predicate)
-        if _element(lhs, op).is_mask:
-            return self._mask_compare(op, predicate)
-        stem, swap, negate = table[predicate]
-        if swap:
-            lhs, rhs = rhs, lhs
+    def _compare(self, op: Operation) -> None:
+        comparison = _comparison(op, self.uniforms)
+        kind, lhs, rhs = comparison.kind, comparison.lhs, comparison.rhs
+        if comparison.form == "compound":
+            return self._fcmp_compound(op, comparison.predicate)
+        if comparison.form == "mask":
+            return self._mask_compare(op, comparison.predicate)
         result = self._result(op)
         prefix = "vmf" if kind == "f" else "vms"
         scalar = self._f if kind == "f" else self._x
         element = _element(lhs, op)
-        if self._is_uniform(rhs):
+        if comparison.form == "vector-scalar":
             a = self._v(lhs).register
-            self._sew(element.bits)
-            self.asm.emit(f"{prefix}{stem}.v{kind}", result, a, scalar(rhs))
-        elif self._is_uniform(lhs) and stem in _MIRRORED[kind]:
+            self.sew(element.bits)
+            self.asm.emit(f"{prefix}{comparison.stem}.v{kind}", result, a, scalar(rhs))
+        elif comparison.form == "scalar-vector":
             # a < b  ==  b > a, which has a vector-scalar form.
-            mirrored = _MIRRORED[kind][stem]
+            mirrored = _MIRRORED[kind][comparison.stem]
             b = self._v(rhs).register
-            self._sew(element.bits)
+            self.sew(element.bits)
             self.asm.emit(f"{prefix}{mirrored}.v{kind}", result, b, scalar(lhs))
         else:
             a, b = self._v(lhs).register, self._v(rhs).register
-            self._sew(element.bits)
-            self.asm.emit(f"{prefix}{stem}.vv", result, a, b)
-        if negate:
+            self.sew(element.bits)
+            self.asm.emit(f"{prefix}{comparison.stem}.vv", result, a, b)
+        if comparison.negate:
             self.asm.emit("vmnot.m", result, result)
 
     def _fcmp_compound(self, op: Operation, predicate: str) -> None:
@@ -736,8 +639,8 @@ class _ElementwiseLowering:
             self.asm.emit("vmset.m" if predicate == "true" else "vmclr.m", result)
             return
         a, b = (self._v(v) for v in op.operands)
-        self._sew(a.element.bits)
-        other = self._temp()
+        self.sew(a.element.bits)
+        other = self.temp()
         if predicate in ("one", "ueq"):
             self.asm.emit("vmflt.vv", result, a.register, b.register)
             self.asm.emit("vmflt.vv", other, b.register, a.register)
@@ -761,46 +664,22 @@ class _ElementwiseLowering:
         mask = self._v(condition)
         if element.is_mask:
             t, f = self._v(on_true).register, self._v(on_false).register
-            result, other = self._result(op), self._temp()
+            result, other = self._result(op), self.temp()
             self.asm.emit("vmand.mm", result, t, mask.register)
             self.asm.emit("vmandn.mm", other, f, mask.register)
             self.asm.emit("vmor.mm", result, result, other)
             return
         t, f = self._v(on_true).register, self._v(on_false).register
         self._into_v0(mask)
-        self._sew(element.bits)
+        self.sew(element.bits)
         self.asm.emit("vmerge.vvm", self._result(op), f, t, "v0")
 
-    def _from_mask(self, mask: _Vec, true_value: int, bits: int, dest: str) -> None:
+    def _from_mask(self, mask: VectorValue, true_value: int, bits: int, dest: str) -> None:
         """dest = true_value where the mask is set, 0 elsewhere, as `bits`-bit integers."""
         self._into_v0(mask)
-        self._sew(bits)
+        self.sew(bits)
         self.asm.emit("vmv.v.i", dest, 0)
         self.asm.emit("vmerge.vim", dest, dest, true_value, "v0")
-
-    def _int_resize(
-        self, source: str, from_bits: int, to_bits: int, signed: bool, dest: str | None = None
-    ) -> str:
-        """Sign/zero-extend or truncate integers into `dest` (or a temporary); returns it."""
-        if to_bits > from_bits:
-            register = dest or self._temp()
-            self._sew(to_bits)
-            extend = "vsext" if signed else "vzext"
-            self.asm.emit(f"{extend}.vf{to_bits // from_bits}", register, source)
-            return register
-        if to_bits == from_bits:
-            if dest is None:
-                return source
-            self._sew(to_bits)
-            self.asm.emit("vmv.v.v", dest, source)
-            return dest
-        while from_bits > to_bits:
-            from_bits //= 2
-            register = dest if (dest and from_bits == to_bits) else self._temp()
-            self._sew(from_bits)
-            self.asm.emit("vnsrl.wi", register, source, 0)
-            source = register
-        return source
 
     def _cast(self, op: Operation) -> None:
         source_value, result_value = op.operands[0], op.results[0]
@@ -808,7 +687,7 @@ class _ElementwiseLowering:
         signed = isinstance(op, _SIGNED_CASTS)
         if isinstance(op, arith.BitcastOp):
             source = self._v(source_value)
-            self._sew(result_element.bits)
+            self.sew(result_element.bits)
             self.asm.emit("vmv.v.v", self._result(op), source.register)
             return
         if source_element.is_float and result_element.is_float:
@@ -819,24 +698,25 @@ class _ElementwiseLowering:
             if source_element.is_float:
                 raise CompileError(op, "float to i1 conversion")
             source = self._v(source_value)
-            self._sew(source.element.bits)
-            low_bit = self._temp()
+            self.sew(source.element.bits)
+            low_bit = self.temp()
             self.asm.emit("vand.vi", low_bit, source.register, 1)
             self.asm.emit("vmsne.vi", self._result(op), low_bit, 0)
             return
         source = self._v(source_value).register
+        result = partial(self._result, op)  # taken where each sequence takes it
         if not source_element.is_float and not result_element.is_float:
-            self._int_resize(source, source_element.bits, result_element.bits, signed, self._result(op))
+            int_resize(self, source, source_element.bits, result_element.bits, signed, self._result(op))
         elif result_element.half_float:
-            single = self._int_to_f32_round_to_odd(source, source_element.bits, signed)
-            self._f32_to_half(single, result_element.half_float, self._result(op))
+            single = int_to_f32_round_to_odd(self, source, source_element.bits, signed)
+            f32_to_half(self, single, result_element.half_float, self._result(op))
         elif not source_element.is_float:
-            self._int_to_float(op, source, source_element.bits, result_element.bits, signed)
+            int_to_float(self, source, source_element.bits, result_element.bits, signed, result)
         elif source_element.half_float:
-            single = self._half_to_f32(source, source_element.half_float)
-            self._float_to_int(op, single, 32, result_element.bits, signed)
+            single = half_to_f32(self, source, source_element.half_float)
+            float_to_int(self, single, 32, result_element.bits, signed, result)
         else:
-            self._float_to_int(op, source, source_element.bits, result_element.bits, signed)
+            float_to_int(self, source, source_element.bits, result_element.bits, signed, result)
 
     def _from_mask_cast(self, op: Operation, result_element: Element, signed: bool) -> None:
         """i1 to an integer or float: true is -1 signed and 1 unsigned, false is 0."""
@@ -845,89 +725,11 @@ class _ElementwiseLowering:
             self._from_mask(mask, true_value, result_element.bits, self._result(op))
             return
         bits = 32 if result_element.half_float else result_element.bits
-        number = self._temp() if result_element.half_float else self._result(op)
+        number = self.temp() if result_element.half_float else self._result(op)
         self._from_mask(mask, true_value, bits, number)
         self.asm.emit("vfcvt.f.x.v", number, number)
         if result_element.half_float:
-            self._f32_to_half(number, result_element.half_float, self._result(op))
-
-    def _int_to_float(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
-        x = "x" if signed else "xu"
-        if from_bits > to_bits:
-            narrowed = self._int_resize(source, from_bits, 2 * to_bits, signed)
-            self._sew(to_bits)
-            self.asm.emit(f"vfncvt.f.{x}.w", self._result(op), narrowed)
-            return
-        widened = self._int_resize(source, from_bits, to_bits, signed)
-        self._sew(to_bits)
-        self.asm.emit(f"vfcvt.f.{x}.v", self._result(op), widened)
-
-    def _int_to_f32_round_to_odd(self, source: str, from_bits: int, signed: bool) -> str:
-        """An integer as f32 rounded to odd (a temporary at SEW 32).
-
-        Rounding to odd first and to nearest even second rounds once: f32
-        keeps more than two bits beyond a 16-bit float's mantissa.  Integers
-        of 16 bits or fewer convert exactly; wider ones are truncated (frm =
-        RTZ), converted back and, where that lost bits, get the sticky low bit.
-        """
-        x = "x" if signed else "xu"
-        single = self._temp()
-        if from_bits <= 16:
-            widened = self._int_resize(source, from_bits, 32, signed)
-            self._sew(32)
-            self.asm.emit(f"vfcvt.f.{x}.v", single, widened)
-            return single
-        back = self._temp()
-        self._sew(32)
-        if from_bits == 32:
-            self._toward_zero(f"vfcvt.f.{x}.v", single, source)
-            self.asm.emit(f"vfcvt.{x}.f.v", back, single)
-        else:
-            self._toward_zero(f"vfncvt.f.{x}.w", single, source)
-            self.asm.emit(f"vfwcvt.{x}.f.v", back, single)
-            self._sew(64)
-        self.asm.emit("vmsne.vv", "v0", back, source)
-        self._clobber_v0()
-        self._sew(32)
-        self.asm.emit("vor.vi", single, single, 1, "v0.t")
-        return single
-
-    def _float_to_int(self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool) -> None:
-        """Truncate, saturating (RVV does); NaN gives 0, as in the interpreters."""
-        self._convert_float_to_int(op, source, from_bits, to_bits, signed)
-        self._sew(from_bits)
-        self.asm.emit("vmfne.vv", "v0", source, source)
-        self._clobber_v0()
-        self._sew(to_bits)
-        result = self.values[op.results[0]].register  # type: ignore[union-attr]
-        self.asm.emit("vmerge.vim", result, result, 0, "v0")
-
-    def _convert_float_to_int(
-        self, op: Operation, source: str, from_bits: int, to_bits: int, signed: bool
-    ) -> None:
-        x = "x" if signed else "xu"
-        if to_bits == 2 * from_bits:
-            self._sew(from_bits)
-            self._toward_zero(f"vfwcvt.{x}.f.v", self._result(op), source)
-        elif to_bits == from_bits:
-            self._sew(from_bits)
-            self._toward_zero(f"vfcvt.{x}.f.v", self._result(op), source)
-        else:
-            # Narrow to half the width (saturating), then clamp to the result's range.
-            half, bits = self._temp(), from_bits // 2
-            self._sew(bits)
-            self._toward_zero(f"vfncvt.{x}.f.w", half, source)
-            if to_bits < bits:
-                bound = self._int_temp()
-                if signed:
-                    self.asm.li(bound, (1 << (to_bits - 1)) - 1)
-                    self.asm.emit("vmin.vx", half, half, bound)
-                    self.asm.li(bound, -(1 << (to_bits - 1)))
-                    self.asm.emit("vmax.vx", half, half, bound)
-                else:
-                    self.asm.li(bound, (1 << to_bits) - 1)
-                    self.asm.emit("vminu.vx", half, half, bound)
-            self._int_resize(half, bits, to_bits, signed, self._result(op))
+            f32_to_half(self, number, result_element.half_float, self._result(op))
 
     def _float_resize(self, op: Operation, source_element: Element, result_element: Element) -> None:
         """extf/truncf between any two of f16, bf16, f32 and f64, each rounding once.
@@ -937,193 +739,190 @@ class _ElementwiseLowering:
         """
         source, source_bits = self._v(op.operands[0]).register, source_element.bits
         if source_element.half_float:
-            source, source_bits = self._half_to_f32(source, source_element.half_float), 32
+            source, source_bits = half_to_f32(self, source, source_element.half_float), 32
         if result_element.half_float:
             if source_bits == 64:
-                source = self._f64_to_f32_round_to_odd(source)
-            return self._f32_to_half(source, result_element.half_float, self._result(op))
+                source = f64_to_f32_round_to_odd(self, source)
+            return f32_to_half(self, source, result_element.half_float, self._result(op))
         if result_element.bits == source_bits:
-            self._sew(32)
+            self.sew(32)
             self.asm.emit("vmv.v.v", self._result(op), source)
         elif result_element.bits == 2 * source_bits:
-            self._sew(source_bits)
+            self.sew(source_bits)
             self.asm.emit("vfwcvt.f.f.v", self._result(op), source)
         else:
-            self._sew(result_element.bits)
+            self.sew(result_element.bits)
             self.asm.emit("vfncvt.f.f.w", self._result(op), source)
-
-    def _f64_to_f32_round_to_odd(self, source: str) -> str:
-        """An f64 as f32 rounded to odd, in a temporary; a NaN keeps its sign and top payload
-        (quieted, as numpy's f64 to f32 does), where RVV would give the canonical NaN."""
-        asm = self.asm
-        single, nan, constant = self._temp(), self._temp(), self._int_temp()
-        self._sew(32)
-        asm.emit("vfncvt.rod.f.f.w", single, source)
-        asm.emit("vnsrl.wi", nan, source, 29)
-        asm.li(constant, 0x7FFFFF)
-        asm.emit("vand.vx", nan, nan, constant)
-        asm.li(constant, 0x7FC00000)
-        asm.emit("vor.vx", nan, nan, constant)
-        sign = self._temp()
-        asm.li(constant, 63)
-        asm.emit("vnsrl.wx", sign, source, constant)
-        asm.emit("vsll.vi", sign, sign, 31)
-        asm.emit("vor.vv", nan, nan, sign)
-        self._sew(64)
-        asm.emit("vmfne.vv", "v0", source, source)
-        self._clobber_v0()
-        self._sew(32)
-        asm.emit("vmerge.vvm", single, single, nan, "v0")
-        return single
-
-    def _half_to_f32(self, source: str, kind: str) -> str:
-        """A 16-bit float widened to f32 (exactly), in a temporary at SEW 32.
-
-        bf16 is the top half of an f32.  f16 moves its exponent and mantissa
-        into place and multiplies by 2^112, which rebiases normal numbers and
-        normalises subnormal ones exactly; inf and NaN (payload kept, as
-        numpy does) are set apart, and the sign is put back.
-        """
-        single = self._temp()
-        self._sew(32)
-        self.asm.emit("vzext.vf2", single, source)
-        if kind == "bf16":
-            self.asm.emit("vsll.vi", single, single, 16)
-            return single
-        sign, constant = self._temp(), self._int_temp()
-        self.asm.li(constant, 0x8000)
-        self.asm.emit("vand.vx", sign, single, constant)
-        self.asm.emit("vxor.vv", single, single, sign)
-        self.asm.emit("vsll.vi", sign, sign, 16)
-        self.asm.li(constant, 0x7C00)
-        self.asm.emit("vmsgeu.vx", "v0", single, constant)
-        self._clobber_v0()
-        self.asm.emit("vsll.vi", single, single, 13)
-        self.asm.emit("vfmul.vf", single, single, self._float_constant(2.0**112, 32))
-        self.asm.li(constant, 0x7F800000)
-        self.asm.emit("vor.vx", single, single, constant, "v0.t")
-        self.asm.emit("vor.vv", single, single, sign)
-        return single
-
-    def _f32_to_half(self, source: str, kind: str, dest: str) -> None:
-        """An f32 rounded to the nearest even 16-bit float, into `dest` (SEW 16).
-
-        On the bits: bf16 adds 0x7fff plus the kept low bit and keeps the
-        top half (NaN becomes the quiet NaN).  f16 rebiases normal results
-        the same way, rounds subnormal ones by adding 0.5 on the FPU (whose
-        ulp is then f16's smallest subnormal), saturates to infinity from
-        65536 on (the rounding carries smaller values there itself), and
-        keeps a NaN's top payload bits, never turning it into an infinity,
-        as numpy does.
-        """
-        if kind == "bf16":
-            return self._f32_to_bf16(source, dest)
-        asm = self.asm
-        magnitude, rounded, subnormal, constant = self._temp(), self._temp(), self._temp(), self._int_temp()
-        self._sew(32)
-        asm.emit("vsll.vi", magnitude, source, 1)
-        asm.emit("vsrl.vi", magnitude, magnitude, 1)
-        asm.emit("vsrl.vi", rounded, magnitude, 13)
-        asm.emit("vand.vi", rounded, rounded, 1)
-        asm.li(constant, 0xFFF - 0x38000000)
-        asm.emit("vadd.vx", rounded, rounded, constant)
-        asm.emit("vadd.vv", rounded, rounded, magnitude)
-        asm.emit("vsrl.vi", rounded, rounded, 13)
-        asm.emit("vfadd.vf", subnormal, magnitude, self._float_constant(0.5, 32))
-        asm.li(constant, 0x3F000000)
-        asm.emit("vsub.vx", subnormal, subnormal, constant)
-        asm.li(constant, 0x38800000)
-        asm.emit("vmsltu.vx", "v0", magnitude, constant)
-        asm.emit("vmerge.vvm", rounded, rounded, subnormal, "v0")
-        asm.li(constant, 0x47800000)
-        asm.emit("vmsgeu.vx", "v0", magnitude, constant)
-        asm.li(constant, 0x7C00)
-        asm.emit("vmerge.vxm", rounded, rounded, constant, "v0")
-        nan = subnormal
-        asm.emit("vsrl.vi", nan, magnitude, 13)
-        asm.li(constant, 0x3FF)
-        asm.emit("vand.vx", nan, nan, constant)
-        asm.li(constant, 1)
-        asm.emit("vmaxu.vx", nan, nan, constant)
-        asm.li(constant, 0x7C00)
-        asm.emit("vor.vx", nan, nan, constant)
-        asm.emit("vmfne.vv", "v0", source, source)
-        self._clobber_v0()
-        asm.emit("vmerge.vvm", rounded, rounded, nan, "v0")
-        asm.emit("vsrl.vi", magnitude, source, 16)
-        asm.li(constant, 0x8000)
-        asm.emit("vand.vx", magnitude, magnitude, constant)
-        asm.emit("vor.vv", rounded, rounded, magnitude)
-        self._sew(16)
-        asm.emit("vnsrl.wi", dest, rounded, 0)
-
-    def _f32_to_bf16(self, source: str, dest: str) -> None:
-        """Round to nearest even on the bits: x + 0x7fff + ((x >> 16) & 1), top half.
-
-        A NaN becomes the quiet NaN with its sign, as ml_dtypes makes it.
-        """
-        asm = self.asm
-        self._sew(32)
-        rounding, nan, constant = self._temp(), self._temp(), self._int_temp()
-        asm.emit("vsrl.vi", rounding, source, 16)
-        asm.emit("vand.vi", rounding, rounding, 1)
-        asm.li(constant, 0x7FFF)
-        asm.emit("vadd.vx", rounding, rounding, constant)
-        asm.emit("vadd.vv", rounding, rounding, source)
-        asm.emit("vsrl.vi", rounding, rounding, 16)
-        asm.emit("vsrl.vi", nan, source, 16)
-        asm.li(constant, 0x8000)
-        asm.emit("vand.vx", nan, nan, constant)
-        asm.li(constant, 0x7FC0)
-        asm.emit("vor.vx", nan, nan, constant)
-        asm.emit("vmfne.vv", "v0", source, source)
-        self._clobber_v0()
-        asm.emit("vmerge.vvm", rounding, rounding, nan, "v0")
-        self._sew(16)
-        asm.emit("vnsrl.wi", dest, rounding, 0)
 
     def _multiply_extended(self, op: Operation) -> None:
         """Low and high halves of the double-width product."""
         a, b = (self._v(v).register for v in op.operands)
-        self._sew(_element(op.results[0], op).bits)
+        self.sew(_element(op.results[0], op).bits)
         high = "vmulhu.vv" if isinstance(op, arith.MulUIExtendedOp) else "vmulh.vv"
         self.asm.emit("vmul.vv", self._result(op, 0), a, b)
         self.asm.emit(high, self._result(op, 1), a, b)
 
-    def _icmp(self, op: Operation) -> None:
-        self._compare(op, _ICMP, _CMPI, "x")
 
-    def _fcmp(self, op: Operation) -> None:
-        self._compare(op, _FCMP, _CMPF, "f")
-
-
-def _f32_bits(value: float) -> int:
-    return struct.unpack("<i", struct.pack("<f", value))[0]
+# -- what each op's selection takes from the vector registers ----------------
+#
+# Declared next to the selectors, from the same choices (`_operand_form`,
+# `_comparison`, `_needs_guard`), for the register-pressure estimate: the
+# operands a selector reads into vector registers (`_v`) and the temporaries
+# (`temp`) it and the algorithms it calls take.
 
 
-def _f64_bits(value: float) -> int:
-    return struct.unpack("<q", struct.pack("<d", value))[0]
+def _operand_form(
+    lhs: SSAValue, rhs: SSAValue, uniforms: Mapping[SSAValue, Uniform], swappable: bool
+) -> str:
+    """How a binary op reads its operands: a uniform right operand from a scalar register
+    ("vector-scalar"), a uniform left one likewise if the op has a form for it
+    ("scalar-vector"), else both as vectors ("vector-vector")."""
+    if rhs in uniforms:
+        return "vector-scalar"
+    if lhs in uniforms and swappable:
+        return "scalar-vector"
+    return "vector-vector"
 
 
-_HANDLERS: dict[type[Operation], Callable[..., None]] = {
-    arith.CmpiOp: _ElementwiseLowering._icmp,
-    arith.CmpfOp: _ElementwiseLowering._fcmp,
-    arith.SelectOp: _ElementwiseLowering._select,
-    arith.ExtSIOp: _ElementwiseLowering._cast,
-    arith.ExtUIOp: _ElementwiseLowering._cast,
-    arith.TruncIOp: _ElementwiseLowering._cast,
-    arith.IndexCastOp: _ElementwiseLowering._cast,
-    arith.SIToFPOp: _ElementwiseLowering._cast,
-    arith.UIToFPOp: _ElementwiseLowering._cast,
-    arith.FPToSIOp: _ElementwiseLowering._cast,
-    arith.FPToUIOp: _ElementwiseLowering._cast,
-    arith.ExtFOp: _ElementwiseLowering._cast,
-    arith.TruncFOp: _ElementwiseLowering._cast,
-    arith.BitcastOp: _ElementwiseLowering._cast,
-    RemFOp: _ElementwiseLowering._remf,
-    math.FmaOp: _ElementwiseLowering._fma,
-    arith.MulUIExtendedOp: _ElementwiseLowering._multiply_extended,
-    arith.MulSIExtendedOp: _ElementwiseLowering._multiply_extended,
-    math.AbsIOp: _ElementwiseLowering._absi,
-    math.RsqrtOp: _ElementwiseLowering._rsqrt,
+def _vector_reads(form: str, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, ...]:
+    return {"vector-scalar": (lhs,), "scalar-vector": (rhs,)}.get(form, (lhs, rhs))
+
+
+def _needs_guard(op: Operation, rhs: Uniform | None, element: Element) -> bool:
+    """Whether a division or shift needs the guards of `_guarded_binary` (its right
+    operand is not a constant known to be a nonzero divisor or a shift within the width)."""
+    if not isinstance(op, _DIVISIONS + _SHIFTS):
+        return False
+    if not isinstance(rhs, Constant):
+        return True
+    if isinstance(op, _DIVISIONS):
+        return rhs.bits == 0
+    return not 0 <= rhs.bits < element.bits
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    """How a cmpi/cmpf is selected: `form` is "compound" (fcmp predicates built of
+    two compares), "mask" (of i1 operands) or an `_operand_form` of `stem`."""
+
+    kind: str
+    """"x" (integer) or "f" (float)."""
+    predicate: str
+    lhs: SSAValue
+    rhs: SSAValue
+    form: str
+    stem: str = ""
+    negate: bool = False
+
+
+def _comparison(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> _Comparison:
+    kind = "f" if isinstance(op, arith.CmpfOp) else "x"
+    table, names = (_FCMP, _CMPF) if kind == "f" else (_ICMP, _CMPI)
+    predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
+    lhs, rhs = op.operands
+    if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
+        return _Comparison(kind, predicate, lhs, rhs, "compound")
+    if _element(lhs, op).is_mask:
+        return _Comparison(kind, predicate, lhs, rhs, "mask")
+    stem, swap, negate = table[predicate]
+    if swap:
+        lhs, rhs = rhs, lhs
+    form = _operand_form(lhs, rhs, uniforms, stem in _MIRRORED[kind])
+    return _Comparison(kind, predicate, lhs, rhs, form, stem, negate)
+
+
+def _demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
+    """What selecting `op` (as `_ElementwiseLowering._lower` does) takes; an op it
+    refuses is counted as reading its operands (the refusal comes at selection)."""
+    if isinstance(op, arith.ConstantOp) or op.regions:
+        return OpDemand()
+    if entry_for(_MASK_LOGIC, op) and _element(op.results[0], op).is_mask:
+        return OpDemand(op.operands)
+    if entry := entry_for(_INT_BINARY, op) or entry_for(_FLOAT_BINARY, op):
+        _, commutative, reversed_mnemonic = entry
+        lhs, rhs = op.operands
+        if _needs_guard(op, uniforms.get(rhs), _element(op.results[0], op)):
+            return OpDemand(op.operands, int(isinstance(op, arith.ShRSIOp)))
+        form = _operand_form(lhs, rhs, uniforms, bool(commutative or reversed_mnemonic))
+        return OpDemand(_vector_reads(form, lhs, rhs))
+    if kind := entry_for(_ROUNDINGS, op):
+        return OpDemand(op.operands, round_to_integral_scratch(kind))
+    if entry := entry_for(_HANDLERS, op):
+        _, demand = entry
+        return demand(op, uniforms)
+    return OpDemand(op.operands)
+
+
+def _reads_operands(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
+    return OpDemand(op.operands)
+
+
+def _compare_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
+    comparison = _comparison(op, uniforms)
+    if comparison.form == "compound":
+        if comparison.predicate in ("true", "false"):
+            return OpDemand()
+        return OpDemand(op.operands, 1)
+    return OpDemand(_vector_reads(comparison.form, comparison.lhs, comparison.rhs))
+
+
+def _select_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
+    return OpDemand(op.operands, int(_element(op.results[0], op).is_mask))
+
+
+def _remf_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
+    widened = 3 if _element(op.operands[0], op).bits == 32 else 0
+    return OpDemand(op.operands, widened + FMOD_SCRATCH)
+
+
+def _cast_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
+    source, result = _element(op.operands[0], op), _element(op.results[0], op)
+    to_half = F32_TO_HALF_SCRATCH.get(result.half_float or "", 0)
+    from_half = HALF_TO_F32_SCRATCH.get(source.half_float or "", 0)
+    if isinstance(op, arith.BitcastOp):
+        scratch = 0
+    elif source.is_float and result.is_float:
+        through_f64 = F64_TO_F32_ROUND_TO_ODD_SCRATCH if result.half_float and source.bits == 64 else 0
+        scratch = from_half + through_f64 + to_half
+    elif source.is_mask:
+        scratch = 1 + to_half if result.half_float else 0
+    elif result.is_mask:
+        scratch = 1
+    elif not source.is_float and not result.is_float:
+        scratch = int_resize_scratch(source.bits, result.bits, into_dest=True)
+    elif result.half_float:
+        scratch = INT_TO_F32_ROUND_TO_ODD_SCRATCH + to_half
+    elif not source.is_float:
+        scratch = int_to_float_scratch(source.bits, result.bits)
+    elif source.half_float:
+        scratch = from_half + float_to_int_scratch(32, result.bits)
+    else:
+        scratch = float_to_int_scratch(source.bits, result.bits)
+    return OpDemand(op.operands[:1], scratch)
+
+
+_Select = Callable[..., None]
+_Demand = Callable[[Operation, Mapping[SSAValue, Uniform]], OpDemand]
+_CAST = (_ElementwiseLowering._cast, _cast_demand)
+_HANDLERS: dict[type[Operation], tuple[_Select, _Demand]] = {
+    arith.CmpiOp: (_ElementwiseLowering._compare, _compare_demand),
+    arith.CmpfOp: (_ElementwiseLowering._compare, _compare_demand),
+    arith.SelectOp: (_ElementwiseLowering._select, _select_demand),
+    arith.ExtSIOp: _CAST,
+    arith.ExtUIOp: _CAST,
+    arith.TruncIOp: _CAST,
+    arith.IndexCastOp: _CAST,
+    arith.SIToFPOp: _CAST,
+    arith.UIToFPOp: _CAST,
+    arith.FPToSIOp: _CAST,
+    arith.FPToUIOp: _CAST,
+    arith.ExtFOp: _CAST,
+    arith.TruncFOp: _CAST,
+    arith.BitcastOp: _CAST,
+    RemFOp: (_ElementwiseLowering._remf, _remf_demand),
+    math.FmaOp: (_ElementwiseLowering._fma, _reads_operands),
+    arith.MulUIExtendedOp: (_ElementwiseLowering._multiply_extended, _reads_operands),
+    arith.MulSIExtendedOp: (_ElementwiseLowering._multiply_extended, _reads_operands),
+    math.AbsIOp: (_ElementwiseLowering._absi, _reads_operands),
+    math.RsqrtOp: (_ElementwiseLowering._rsqrt, _reads_operands),
 }
