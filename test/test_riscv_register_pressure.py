@@ -130,12 +130,13 @@ def emissions(monkeypatch):  # noqa: ANN201
     take, run = VectorRegisters._take, elementwise._ElementwiseLowering.run
 
     def counting_take(self: VectorRegisters) -> str:
+        if not hasattr(self, "groups"):  # the first take: every group is free
+            self.groups, self.peak = len(self.free), 0
         register = take(self)
-        self.peak = max(getattr(self, "peak", 0), usable_groups(self.lmul) - len(self.free))
+        self.peak = max(self.peak, self.groups - len(self.free))
         return register
 
     def recording_run(self) -> None:  # noqa: ANN001
-        self.registers.lmul = self.lmul
         run(self)
         estimate = elementwise_pressure(self.program, self.uniforms).groups
         records.append((estimate, getattr(self.registers, "peak", 0)))

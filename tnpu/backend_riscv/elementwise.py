@@ -116,6 +116,7 @@ def elementwise_pressure(
     if uniforms is None:
         uniforms = _uniform_values(program)
     streamed = [value for value, source in program.inputs.items() if isinstance(source, Stream)]
+    # Storing a mask widens it to bytes in a temporary.
     outputs = [(value, int(stream.element.is_mask)) for value, stream in program.outputs]
     return vector_pressure(
         program.ops, outputs, streamed, uniforms, lambda op: _demand(op, uniforms)
