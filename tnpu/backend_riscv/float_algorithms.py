@@ -334,12 +334,8 @@ def f32_to_half(code: VectorCode, source: str, kind: str, dest: str) -> None:
     asm.emit("vmaxu.vx", nan, nan, constant)
     asm.li(constant, 0x7C00)
     asm.emit("vor.vx", nan, nan, constant)
-    asm.emit("vmfne.vv", "v0", source, source)
-    code.clobber_v0()
-    asm.emit("vmerge.vvm", rounded, rounded, nan, "v0")
-    asm.emit("vsrl.vi", magnitude, source, 16)
-    asm.li(constant, 0x8000)
-    asm.emit("vand.vx", magnitude, magnitude, constant)
+    _merge_where_nan(code, rounded, nan, source)
+    _sign_at_bit_15(code, magnitude, source, constant)
     asm.emit("vor.vv", rounded, rounded, magnitude)
     code.sew(16)
     asm.emit("vnsrl.wi", dest, rounded, 0)
@@ -362,16 +358,26 @@ def f32_to_bf16(code: VectorCode, source: str, dest: str) -> None:
     asm.emit("vadd.vx", rounding, rounding, constant)
     asm.emit("vadd.vv", rounding, rounding, source)
     asm.emit("vsrl.vi", rounding, rounding, 16)
-    asm.emit("vsrl.vi", nan, source, 16)
-    asm.li(constant, 0x8000)
-    asm.emit("vand.vx", nan, nan, constant)
+    _sign_at_bit_15(code, nan, source, constant)
     asm.li(constant, 0x7FC0)
     asm.emit("vor.vx", nan, nan, constant)
-    asm.emit("vmfne.vv", "v0", source, source)
-    code.clobber_v0()
-    asm.emit("vmerge.vvm", rounding, rounding, nan, "v0")
+    _merge_where_nan(code, rounding, nan, source)
     code.sew(16)
     asm.emit("vnsrl.wi", dest, rounding, 0)
+
+
+def _sign_at_bit_15(code: VectorCode, dest: str, source: str, constant: str) -> None:
+    """dest = the sign of each f32 of `source` where a 16-bit float has it (SEW 32)."""
+    code.asm.emit("vsrl.vi", dest, source, 16)
+    code.asm.li(constant, 0x8000)
+    code.asm.emit("vand.vx", dest, dest, constant)
+
+
+def _merge_where_nan(code: VectorCode, dest: str, nan: str, source: str) -> None:
+    """dest = `nan` where `source` is a NaN, through v0."""
+    code.asm.emit("vmfne.vv", "v0", source, source)
+    code.clobber_v0()
+    code.asm.emit("vmerge.vvm", dest, dest, nan, "v0")
 
 
 
