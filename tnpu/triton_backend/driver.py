@@ -32,7 +32,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase
 
 from tnpu.triton_backend import profile
-from tnpu.triton_backend.launcher import TnpuLauncher, timing_only
+from tnpu.triton_backend.launcher import TnpuLauncher
 from tnpu.triton_backend.loaded import LoadedKernel, load
 from tnpu.triton_backend.settings import settings
 
@@ -117,10 +117,8 @@ def modeled_benchmark(
 
     Modeled time is exact, so every quantile and statistic is that one value.
     """
-    start = profile.modeled_time_us()
-    with timing_only():
-        kernel_call()
-    elapsed = (profile.modeled_time_us() - start) / 1e3
+    measured = profile.modeled_ms(kernel_call)
+    elapsed = 0.0 if measured is None else measured
     if quantiles is not None:
         return [elapsed] * len(quantiles) if len(quantiles) > 1 else elapsed
     return [elapsed] if return_mode == "all" else elapsed

@@ -31,13 +31,12 @@ and tensors) whose storages hold the same bytes as before that launch
 gets that launch's outputs without running again (`execution` is
 `replayed`): `triton.testing.do_bench` repeats a call until its modeled
 time adds up to 100 ms, which is thousands of calls.  Inside
-`timing_only()` (the driver's benchmarker) launches are checked and timed
-but not run.
+`profile.benchmarking()` (the driver's benchmarker) launches are checked
+and timed but not run.
 """
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import time
 from collections.abc import Iterator, Sequence
@@ -109,19 +108,6 @@ def kernel_arguments(parameters: Sequence[tuple[str, Any]], values: Sequence[Any
             yield Argument(name, type_, value)
 
 
-@contextlib.contextmanager
-def timing_only() -> Iterator[None]:
-    """Launches in the scope are checked and timed, not run (benchmarking by modeled time)."""
-    _TIMING_ONLY.append(True)
-    try:
-        yield
-    finally:
-        _TIMING_ONLY.pop()
-
-
-_TIMING_ONLY: list[bool] = []
-
-
 def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence[Argument]) -> None:
     """Run `kernel` over `grid` on `arguments` and time it (the module docstring)."""
     start = time.perf_counter()
@@ -138,7 +124,7 @@ def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence
         return  # nothing to run, as on a GPU
     timing = Launch(grid, [value[0] if isinstance(value, tuple) else None for value in converted])
     execution = "not run"
-    if not _TIMING_ONLY:
+    if not profile.is_benchmarking():
         execution = _execute(kernel, grid, converted, settings.execution_mode())
     timed = []
     for npu, trace in profile.timing_targets():

@@ -15,15 +15,18 @@ driver's events read it, so that `triton.testing.do_bench` reports modeled
 milliseconds.  A launch the timer cannot describe still runs; its record
 says why it has no time, and it leaves the clock where it was.
 
-`Profile` keeps to plain lists and properties so that other routes (the
-torch.compile backend) can add what they record beside `launches`.
+Launches made while benchmarking (`benchmarking()`: autotuning, which
+times each candidate without running it) are not the program's: each
+active profile lists them apart (`benchmarked`), and they leave the
+modeled clock alone.  `fallbacks` lists the operations of a program that
+ran on the host instead of on tnpu; the torch.compile route records them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,9 +62,23 @@ class LaunchRecord:
     time_us = _reported("time_us")
     roofline_cycles = _reported("roofline_cycles")
     roofline_ratio = _reported("roofline_ratio")
+    compulsory_cycles = _reported("compulsory_cycles")
+    compulsory_ratio = _reported("compulsory_ratio")
     bytes_read = _reported("bytes_read")
     bytes_written = _reported("bytes_written")
     flops = _reported("flops")
+
+
+@dataclass(frozen=True)
+class FallbackRecord:
+    """An operation of a program that ran on the host, not on tnpu."""
+
+    op: str
+    """What ran: `aten.mm.default`, `extern_kernels.bmm`, ..."""
+    kind: str
+    """How it was called: `extern kernel`, `aten fallback`, ..."""
+    nodes: tuple[str, ...]
+    """The graph nodes it came from (a torch.fx graph's node names)."""
 
 
 @dataclass
@@ -72,6 +89,10 @@ class Profile:
     trace: bool = False
     """Whether each launch's simulation recorded its units' tasks (for the Chrome trace)."""
     launches: list[LaunchRecord] = field(default_factory=list)
+    benchmarked: list[LaunchRecord] = field(default_factory=list)
+    """Launches timed, not run, while benchmarking (autotuning): not part of the program's time."""
+    fallbacks: list[FallbackRecord] = field(default_factory=list)
+    """Operations that ran on the host instead (the torch.compile route records them), in order."""
 
     @property
     def config(self) -> str:
@@ -154,12 +175,56 @@ def record(timed: list[tuple[NPUConfig, LaunchRecord]]) -> None:
     """Add a launch to every active profile and advance the modeled clock.
 
     `timed` holds the launch's record on each of `timing_targets()`, in order.
+    While benchmarking, the launch goes to the profiles' `benchmarked` lists
+    and to the benchmark's, and the modeled clock stays where it is.
     """
     for active in _ACTIVE:
-        active.launches.append(next(launch for npu, launch in timed if npu == active.npu))
+        listed = active.benchmarked if _BENCHMARKS else active.launches
+        listed.append(next(launch for npu, launch in timed if npu == active.npu))
     clock = timed[0][1].report
-    if clock is not None:
+    if _BENCHMARKS:
+        _BENCHMARKS[-1].append(timed[0][1])
+    elif clock is not None:
         _CLOCK_US[0] += clock.time_us
+
+
+_BENCHMARKS: list[list[LaunchRecord]] = []
+
+
+@contextlib.contextmanager
+def benchmarking() -> Iterator[list[LaunchRecord]]:
+    """Launches in the scope are checked and timed, not run; yields their records on the clock's NPU."""
+    launches: list[LaunchRecord] = []
+    _BENCHMARKS.append(launches)
+    try:
+        yield launches
+    finally:
+        _BENCHMARKS.pop()
+
+
+def is_benchmarking() -> bool:
+    return bool(_BENCHMARKS)
+
+
+def modeled_ms(call: Callable[[], Any]) -> float | None:
+    """The modeled milliseconds of the launches `call` makes, timed and not run.
+
+    None when it launches no tnpu kernel; infinite when a launch cannot be
+    timed, so that a ranking never prefers what it cannot measure.
+    """
+    with benchmarking() as launches:
+        call()
+    if not launches:
+        return None
+    if any(launch.report is None for launch in launches):
+        return float("inf")
+    return sum(launch.report.time_us for launch in launches) / 1e3  # type: ignore[union-attr]
+
+
+def record_fallbacks(fallbacks: list[FallbackRecord]) -> None:
+    """Add operations that ran on the host to every active profile."""
+    for active in _ACTIVE:
+        active.fallbacks.extend(fallbacks)
 
 
 def modeled_time_us() -> float:

@@ -18,9 +18,11 @@ A bad value is refused with one line naming the setting and the values it takes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
 
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 
@@ -57,6 +59,19 @@ class Settings:
         if vlen not in (128, 256, 512, 1024):
             raise SettingError(f"vlen (TNPU_VLEN) is {value!r}: give 128, 256, 512 or 1024")
         return vlen
+
+    @contextlib.contextmanager
+    def scoped(self, **values: object) -> Iterator[None]:
+        """The settings given a value other than None hold in the scope, then the earlier ones again."""
+        before = {field.name: getattr(self, field.name) for field in fields(self)}
+        for name, value in values.items():
+            if value is not None:
+                setattr(self, name, value)
+        try:
+            yield
+        finally:
+            for name, value in before.items():
+                setattr(self, name, value)
 
 
 settings = Settings()
