@@ -66,6 +66,12 @@ def _widen_half_floats() -> type[ModulePass]:
     return WidenHalfFloatsPass
 
 
+def _expand_integer_division() -> type[ModulePass]:
+    from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
+
+    return ExpandIntegerDivisionPass
+
+
 def _structure_early_return() -> type[ModulePass]:
     from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
@@ -113,6 +119,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "structure-early-return": _structure_early_return,
     "expand-math": _expand_math,
     "widen-half-floats": _widen_half_floats,
+    "expand-integer-division": _expand_integer_division,
 }
 
 

@@ -10,17 +10,22 @@ from xdsl.passes import ModulePass
 
 from tnpu.backend_riscv.target import NATIVE_MATH
 from tnpu.lowering.pipeline import TnpuToTilePipeline
+from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
-RVV_STEPS: tuple[ModulePass, ...] = (ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass())
+RVV_STEPS: tuple[ModulePass, ...] = (
+    ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass()
+)  # fmt: skip
 """What the RISC-V target needs after tnpu-to-tile: the math ops RVV lacks expanded,
-and 16-bit float arithmetic computed in f32 (RVV here has none)."""
+16-bit float arithmetic computed in f32 (RVV here has none), floor and ceiling
+divisions as RVV's truncating ones."""
 
 
 @dataclass(frozen=True)
 class TnpuToRvvPipeline(ModulePass):
-    """TTIR to tile IR for RISC-V: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats.
+    """TTIR to tile IR for RISC-V: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
+    expand-integer-division.
 
     `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the code `tnpu run --exec qemu`
     runs; the compile API applies the same steps (`RVV_STEPS`) to its tile IR.

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     LocationAttr,
@@ -66,7 +67,9 @@ class ArithBuilder:
             if value != value and isinstance(type_, TensorType | VectorType):
                 self._constants[key] = self._nan_splat(type_)
                 return self._constants[key]
-            if isinstance(element, IntegerType):
+            if isinstance(element, IndexType):
+                scalar = IntegerAttr(int(value), element)
+            elif isinstance(element, IntegerType):
                 width = element.width.data
                 value = int(value) & ((1 << width) - 1)
                 if value >= 1 << (width - 1):  # two's complement, as MLIR prints it
