@@ -41,8 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("backend_riscv", "timing"),  # the two consumers of tile IR
     ("compiler",),  # the compile API, the tnpu-to-rvv and tnpu-to-npu pipelines
     ("execution", "triton_backend"),  # the harness (its rungs); Triton's `cpu` backend
-    ("tnpu",),  # the package itself: re-exports the compile API and tnpu.profile
-    # (the torch.compile route goes here, above triton_backend)
+    ("torch_backend",),  # the torch.compile route: the dynamo backend `tnpu`, Inductor's settings
+    ("tnpu",),  # the package itself: re-exports the compile API, tnpu.profile, tnpu.compile
     ("dse",),  # design-space exploration: spaces, workloads, the store, studies, plots
     ("ttir_frontend",),  # the `.ttir` frontend of xDSL drivers
     ("registry",),  # the names of every dialect, pass, target and frontend

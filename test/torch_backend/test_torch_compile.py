@@ -1,0 +1,147 @@
+"""torch.compile(..., backend="tnpu"): eager's answers, every kernel on tnpu, the host's operations named."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+
+import tnpu
+from tnpu.torch_backend.options import OptionError
+
+FAST = {"autotune": False}
+
+
+def compiled_run(fn, *args, **options):
+    torch._dynamo.reset()
+    compiled = torch.compile(fn, backend="tnpu", options={**FAST, **options})
+    with torch.no_grad(), tnpu.profile() as prof:
+        out = compiled(*args)
+    return out, prof
+
+
+def test_pointwise_and_reduction_kernels_match_eager_on_tnpu():
+    x, y = torch.randn(64, 100), torch.randn(64, 100)
+    out, prof = compiled_run(lambda a, b: torch.softmax(a.sin() + b, dim=-1), x, y)
+    torch.testing.assert_close(out, torch.softmax(x.sin() + y, dim=-1))
+    assert prof.launches and all(launch.execution == "qemu" for launch in prof.launches)
+    assert prof.fallbacks == [] and prof.total_cycles > 0
+
+
+@pytest.mark.parametrize(
+    "name, fn, shapes",
+    [
+        ("mm", lambda a, b: a @ b, [(48, 40), (40, 24)]),
+        ("bmm", torch.bmm, [(3, 16, 24), (3, 24, 8)]),
+        # addmm and baddbmm take the bias first, broadcast over the rows
+        ("addmm", lambda c, a, b: torch.addmm(c, a, b, beta=0.5, alpha=2.0), [(24,), (32, 40), (40, 24)]),
+        ("baddbmm", lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5), [(1, 8), (2, 16, 12), (2, 12, 8)]),
+    ],
+)
+def test_gemms_run_as_tnpu_templates(name, fn, shapes):
+    args = [torch.randn(shape) for shape in shapes]
+    out, prof = compiled_run(fn, *args)
+    torch.testing.assert_close(out, fn(*args), rtol=1e-4, atol=1e-4)
+    assert any(launch.kernel.startswith("triton_tem_") for launch in prof.launches), "a Triton GEMM template"
+    assert prof.fallbacks == []
+
+
+@pytest.mark.parametrize("groups, stride, padding, bias", [(1, 1, 1, True), (1, 2, 0, False), (8, 1, 1, True), (2, 2, 1, True)])
+def test_convolutions_run_as_tnpu_templates_with_their_bias(groups, stride, padding, bias):
+    conv = torch.nn.Conv2d(8, 8, 3, stride=stride, padding=padding, groups=groups, bias=bias)
+    x = torch.randn(2, 8, 10, 10)
+    out, prof = compiled_run(conv, x)
+    torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-4)
+    assert any(launch.kernel.startswith("triton_tem_") for launch in prof.launches)
+    assert prof.fallbacks == []
+
+
+@pytest.mark.parametrize(
+    "fn, shapes",
+    [
+        (torch.mm, [(0, 8), (8, 5)]),  # no rows
+        (torch.mm, [(4, 0), (0, 5)]),  # a sum over nothing: zeros
+        (lambda c, a, b: torch.addmm(c, a, b, beta=2.0), [(5,), (4, 0), (0, 5)]),  # beta * bias
+        (lambda c, a, b: torch.addmm(c, a, b, beta=0.0), [(5,), (4, 0), (0, 5)]),
+        (lambda c, a, b: torch.baddbmm(c, a, b, beta=3.0), [(2, 4, 5), (2, 4, 0), (2, 0, 5)]),
+        (torch.bmm, [(2, 3, 0), (2, 0, 4)]),
+    ],
+)
+def test_gemms_over_an_empty_axis_have_their_values(fn, shapes):
+    args = [torch.randn(shape) for shape in shapes]
+    out, prof = compiled_run(fn, *args)
+    torch.testing.assert_close(out, fn(*args))
+    assert prof.fallbacks == []
+
+
+@pytest.mark.parametrize("causal, mask, gqa", [(False, False, False), (True, False, False), (False, True, False), (True, False, True)])
+def test_attention_runs_as_matmuls_on_tnpu(causal, mask, gqa):
+    q = torch.randn(2, 4, 16, 8)
+    k, v = (torch.randn(2, 2 if gqa else 4, 16, 8) for _ in range(2))
+    attn_mask = torch.randn(16, 16) if mask else None
+
+    def attention(q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=attn_mask, is_causal=causal, enable_gqa=gqa
+        )
+
+    out, prof = compiled_run(attention, q, k, v)
+    torch.testing.assert_close(out, attention(q, k, v), rtol=1e-4, atol=1e-5)
+    assert prof.fallbacks == [] and any(launch.kernel.startswith("triton_tem_") for launch in prof.launches)
+
+
+def test_an_operation_left_to_the_host_is_a_fallback_naming_its_node():
+    def with_host_op(x):
+        return torch.linalg.det(x.exp()) * 2
+
+    x = torch.randn(3, 4, 4)
+    out, prof = compiled_run(with_host_op, x)
+    torch.testing.assert_close(out, with_host_op(x))
+    assert prof.fallbacks, "linalg.det runs on the host"
+    assert all(record.nodes for record in prof.fallbacks)
+    assert any("det" in record.op or any("det" in node for node in record.nodes) for record in prof.fallbacks)
+
+
+def test_autotuning_picks_the_template_config_with_the_fewest_simulated_cycles():
+    a, b = torch.randn(64, 96), torch.randn(96, 80)
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda a, b: a @ b, backend="tnpu", options={"autotune": True})
+    with torch.no_grad(), tnpu.profile() as prof:
+        out = compiled(a, b)
+    torch.testing.assert_close(out, a @ b, rtol=1e-4, atol=1e-4)
+    (launch,) = prof.launches
+    ranked = [record for record in prof.benchmarked if record.kernel.startswith("triton_mm")]
+    assert len(ranked) > 1 and all(record.execution == "not run" for record in ranked)
+    assert launch.cycles == min(record.cycles for record in ranked)
+
+
+def test_options_choose_the_execution_and_bad_ones_are_one_line():
+    x = torch.randn(256)
+    out, prof = compiled_run(lambda a: a.exp() + 1, x, execution="interp")
+    torch.testing.assert_close(out, x.exp() + 1)
+    assert {launch.execution for launch in prof.launches} == {"interp"}
+    with pytest.raises(OptionError, match="unknown option 'speed'"):
+        tnpu.compile(lambda a: a, speed=3)
+    with pytest.raises(OptionError, match="execution is 'gpu'"):
+        tnpu.compile(lambda a: a, execution="gpu")
+    with pytest.raises(OptionError, match="unknown NPU 'tpuv9'"):
+        tnpu.compile(lambda a: a, config="tpuv9")
+
+
+def test_the_backend_is_found_without_importing_tnpu(tmp_path):
+    script = textwrap.dedent(
+        """
+        import sys, torch
+        out = torch.compile(lambda x: x * 2 + 1, backend="tnpu")(torch.arange(8.0))
+        assert torch.equal(out, torch.arange(8.0) * 2 + 1), out
+        assert "tnpu.torch_backend.backend" in sys.modules
+        print("ok")
+        """
+    )
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert result.stdout.strip().endswith("ok"), result.stderr[-2000:]

@@ -1,0 +1,62 @@
+"""The `tnpu` dynamo backend: `torch.compile(model, backend="tnpu", options={...})`.
+
+Declared as the `torch_dynamo_backends` entry point `tnpu`, so no import
+of tnpu is needed first.  For each graph dynamo captures, `tnpu_backend`
+rewrites attention into matmuls (`inductor.rewrite_attention`) and runs
+Inductor (`compile_fx`) with the route's settings (`inductor`), tnpu's
+Python wrapper (`wrapper`), benchmarks in modeled time (`benchmarking`)
+and the compile's options as the Triton backend's settings.  Every
+kernel Inductor writes is a Triton kernel, compiled by tnpu's Triton
+backend, run under qemu (or in the tile interpreter) and timed on the
+modeled NPU.
+
+A bad option is refused with one line (`OptionError`) before anything is compiled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import torch
+from torch._inductor.compile_fx import compile_fx
+
+from tnpu.torch_backend.benchmarking import modeled_benchmarks
+from tnpu.torch_backend.inductor import decompositions, inductor_config, rewrite_attention
+from tnpu.torch_backend.options import CompileOptions
+from tnpu.torch_backend.wrapper import compiling_with
+from tnpu.triton_backend.compiler import source_digest
+from tnpu.triton_backend.settings import settings
+
+
+def tnpu_backend(
+    graph_module: torch.fx.GraphModule, example_inputs: Sequence[Any], options: Mapping[str, Any] | None = None
+) -> Callable[..., Any]:
+    """Compile one dynamo graph with every kernel on tnpu (module docstring)."""
+    chosen = CompileOptions.parse(options)
+    rewrite_attention(graph_module)
+    with _compiling(chosen):
+        return compile_fx(
+            graph_module, list(example_inputs), config_patches=inductor_config(chosen), decompositions=decompositions()
+        )
+
+
+@contextlib.contextmanager
+def _compiling(options: CompileOptions) -> Iterator[None]:
+    # Inductor's caches key graphs by this tag too: a graph tnpu wrote (its wrapper, its
+    # options) is never served to another backend's compile, nor to another tnpu's.
+    tag = f"tnpu-{source_digest()}-{sorted(options.as_dict().items())}"
+    with (
+        torch.compiler.config.patch(cache_key_tag=tag),
+        settings.scoped(config=options.config, execution=options.execution),
+        modeled_benchmarks(),
+        compiling_with(options.as_dict()),
+    ):
+        yield
+
+
+def compile(model: Any, **options: Any) -> Any:
+    """`torch.compile(model, backend="tnpu", options=options)`: config, execution, autotune."""
+    CompileOptions.parse(options)
+    return torch.compile(model, backend="tnpu", options=options)

@@ -1,0 +1,170 @@
+"""Inductor as the `tnpu` backend runs it: the Triton route for CPU tensors, templates on.
+
+`inductor_config` is what changes in Inductor's configuration:
+
+* `cpu_backend = "triton"`: kernels for CPU tensors are Triton kernels,
+  which Triton compiles for its `cpu` target — tnpu's Triton backend;
+* the GEMM and convolution templates on (`max_autotune_gemm`, Triton as
+  the only GEMM and conv backend), so that mm, bmm, addmm, baddbmm and
+  convolutions become Triton kernels rather than calls of aten's;
+* without `autotune`, one configuration per template
+  (`test_configs.max_mm_configs`, Inductor's own knob for it) and one per
+  pointwise kernel (a reduction's few configurations are still ranked, by
+  modeled time);
+* its pattern-matcher passes off (`pattern_matcher`): their attention
+  patterns turn a softmax between two matmuls back into aten's CPU flash
+  attention, an operation of the host, and the others rewrite for GPU
+  libraries (padded and bias-fused cuBLAS calls).
+
+Before Inductor, the graph is rewritten where Inductor would leave an
+operation to the host:
+
+* `F.scaled_dot_product_attention` becomes its definition in matmuls and
+  a softmax (`attention_by_matmul`), which Inductor's bmm template and
+  reduction kernels compile; Inductor would call aten's CPU flash
+  attention;
+* mm, bmm, addmm and baddbmm over an empty axis, for which the GEMM
+  templates have no configuration (`NoValidChoicesError`), are their
+  values (`decompositions`): an empty result, zeros for a sum over nothing
+  (K = 0), `beta * bias` for addmm and baddbmm with K = 0;
+* a convolution with a bias is the convolution without it plus the bias
+  broadcast over its channels: Inductor (2.13) peels the bias off so for
+  GPUs only, and its Triton convolution template for CPU tensors drops it
+  (the result misses the bias).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch._inductor.decomposition import select_decomp_table
+from torch.fx.experimental.symbolic_shapes import guard_or_false
+
+from tnpu.torch_backend.options import CompileOptions
+
+aten = torch.ops.aten
+
+
+def inductor_config(options: CompileOptions) -> dict[str, Any]:
+    """Inductor's configuration for a compile with `options` (module docstring)."""
+    return {
+        "cpu_backend": "triton",
+        "max_autotune_gemm": True,
+        "max_autotune_gemm_backends": "TRITON",
+        "max_autotune_conv_backends": "TRITON",
+        "test_configs.max_mm_configs": None if options.autotune else 1,
+        "triton.autotune_pointwise": options.autotune,
+        "pattern_matcher": False,
+    }
+
+
+def attention_by_matmul(
+    query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, attn_mask: torch.Tensor | None = None,
+    dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None, enable_gqa: bool = False,
+) -> torch.Tensor:  # fmt: skip
+    """`F.scaled_dot_product_attention` as its documented definition: softmax(QKᵀ·scale + mask)·V."""
+    length, source = query.size(-2), key.size(-2)
+    if scale is None:
+        scale = 1.0 / math.sqrt(query.size(-1))
+    if enable_gqa:
+        repeats = query.size(-3) // key.size(-3)
+        key = key.repeat_interleave(repeats, dim=-3)
+        value = value.repeat_interleave(repeats, dim=-3)
+    scores = (query @ key.transpose(-2, -1)) * scale
+    if is_causal:
+        allowed = torch.ones(length, source, dtype=torch.bool, device=query.device).tril()
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(~attn_mask, float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = torch.softmax(scores, dim=-1)
+    if dropout_p > 0.0:
+        weights = torch.nn.functional.dropout(weights, p=dropout_p)
+    return weights @ value
+
+
+ATTENTION = (torch._C._nn.scaled_dot_product_attention, torch.nn.functional.scaled_dot_product_attention)
+
+
+def rewrite_attention(graph_module: torch.fx.GraphModule) -> int:
+    """Point every call of scaled-dot-product attention at `attention_by_matmul`; how many."""
+    calls = [node for node in graph_module.graph.nodes if node.op == "call_function" and node.target in ATTENTION]
+    for node in calls:
+        node.target = attention_by_matmul
+    if calls:
+        graph_module.recompile()
+    return len(calls)
+
+
+def _empty(*sizes: Any) -> bool:
+    return any(guard_or_false(size == 0) for size in sizes)
+
+
+def _mm(self: torch.Tensor, mat2: torch.Tensor) -> torch.Tensor | Any:
+    if _empty(self.size(0), self.size(1), mat2.size(1)):
+        return self.new_zeros(self.size(0), mat2.size(1))
+    return NotImplemented
+
+
+def _bmm(self: torch.Tensor, mat2: torch.Tensor) -> torch.Tensor | Any:
+    if _empty(self.size(0), self.size(1), self.size(2), mat2.size(2)):
+        return self.new_zeros(self.size(0), self.size(1), mat2.size(2))
+    return NotImplemented
+
+
+def _with_bias(bias: torch.Tensor, shape: tuple[Any, ...], inner: Any, beta: Any) -> torch.Tensor | Any:
+    """addmm/baddbmm's value over an empty axis: empty, or beta * bias for K = 0 (bias ignored if beta is 0)."""
+    if _empty(*shape):
+        return bias.new_zeros(shape)
+    if _empty(inner):
+        if beta == 0:
+            return bias.new_zeros(shape)
+        return (bias * beta).expand(shape).clone()
+    return NotImplemented
+
+
+def _addmm(bias: torch.Tensor, mat1: torch.Tensor, mat2: torch.Tensor, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    return _with_bias(bias, (mat1.size(0), mat2.size(1)), mat1.size(1), beta)
+
+
+def _baddbmm(bias: torch.Tensor, batch1: torch.Tensor, batch2: torch.Tensor, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    return _with_bias(bias, (batch1.size(0), batch1.size(1), batch2.size(2)), batch1.size(2), beta)
+
+
+def _convolution(
+    input: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: Any, padding: Any,
+    dilation: Any, transposed: bool, output_padding: Any, groups: int,
+) -> torch.Tensor | Any:  # fmt: skip
+    if bias is None:
+        return NotImplemented
+    result = aten.convolution.default(input, weight, None, stride, padding, dilation, transposed, output_padding, groups)
+    return result + bias.view(bias.size(0), *[1] * (result.dim() - 2))
+
+
+_TAKEN_FIRST: dict[Any, Callable[..., Any]] = {
+    aten.mm.default: _mm, aten.bmm.default: _bmm, aten.addmm.default: _addmm, aten.baddbmm.default: _baddbmm,
+    aten.convolution.default: _convolution,
+}  # fmt: skip
+
+
+def decompositions() -> dict[Any, Callable[..., Any]]:
+    """Inductor's decompositions, with the route's own (module docstring) taken first."""
+    table = dict(select_decomp_table())
+    for op, rewrite in _TAKEN_FIRST.items():
+        table[op] = _first_of(rewrite, table.get(op))
+    return table
+
+
+def _first_of(first: Callable[..., Any], then: Callable[..., Any] | None) -> Callable[..., Any]:
+    def decomposition(*args: Any, **kwargs: Any) -> Any:
+        value = first(*args, **kwargs)
+        if value is NotImplemented and then is not None:
+            return then(*args, **kwargs)
+        return value
+
+    return decomposition

@@ -1,0 +1,48 @@
+"""What a `torch.compile(..., backend="tnpu", options={...})` may choose."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from tnpu.triton_backend.settings import EXECUTIONS, SettingError, npu_config
+
+
+class OptionError(ValueError):
+    """An option tnpu's backend does not take, or a value it cannot use; one line."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """The options of the `tnpu` dynamo backend (`None`: the Triton backend's setting)."""
+
+    config: str | None = None
+    """The NPU the graph's kernels are timed on and autotuned for: a preset or a YAML file."""
+    execution: str | None = None
+    """How kernels run: `qemu` (the RVV binary) or `interp` (the tile interpreter)."""
+    autotune: bool = True
+    """Rank every GEMM/conv template configuration and kernel configuration by simulated
+    time; off, each template takes its first configuration and nothing is benchmarked."""
+
+    @classmethod
+    def parse(cls, given: Mapping[str, Any] | None) -> CompileOptions:
+        given = dict(given or {})
+        known = {field.name for field in fields(cls)}
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise OptionError(f"tnpu backend: unknown option {unknown[0]!r}: give {', '.join(sorted(known))}")
+        options = cls(**given)
+        if options.execution is not None and options.execution not in EXECUTIONS:
+            raise OptionError(f"tnpu backend: execution is {options.execution!r}: give {' or '.join(EXECUTIONS)}")
+        if not isinstance(options.autotune, bool):
+            raise OptionError(f"tnpu backend: autotune is {options.autotune!r}: give True or False")
+        if options.config is not None:
+            try:
+                npu_config(options.config)
+            except SettingError as error:
+                raise OptionError(f"tnpu backend: {error}") from None
+        return options
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
