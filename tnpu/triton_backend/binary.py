@@ -19,11 +19,15 @@ version (`TnpuBackend.hash`), so it never hands over such bytes itself.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
 import json
 import zipfile
 from dataclasses import dataclass
+from importlib import resources
 from importlib.metadata import version
+from typing import Any
 
 from tnpu.backend_riscv.codegen import CompiledKernel
 
@@ -89,3 +93,26 @@ class KernelBinary:
                 return KernelBinary(code, archive.read("kernel.elf"), archive.read("tile.mlir").decode())
         except (zipfile.BadZipFile, KeyError, ValueError) as error:
             raise BinaryError(f"not a tnpu kernel binary: {error}") from None
+
+
+@functools.cache
+def source_digest() -> str:
+    """A digest of tnpu's sources (Python, runtime C, NPU presets): a change of
+    tnpu invalidates what Triton cached for it, as Triton's own key does for Triton."""
+    digest = hashlib.sha256()
+    root = resources.files("tnpu")
+    for path in sorted(_files(root), key=str):
+        digest.update(str(path).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _files(directory: Any) -> list[Any]:
+    found = []
+    for entry in directory.iterdir():
+        if entry.is_dir():
+            if entry.name != "__pycache__":
+                found += _files(entry)
+        elif entry.name.endswith((".py", ".c", ".h", ".yaml")):
+            found.append(entry)
+    return found

@@ -24,11 +24,9 @@ returns a binary another tnpu or other options built.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 from dataclasses import dataclass, fields
-from importlib import resources
 from types import ModuleType
 from typing import Any
 
@@ -42,14 +40,16 @@ from tnpu.backend_riscv.launch import LaunchError
 from tnpu.compiler.kernel import compile_ttir
 from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.timing.npu_config import load_npu_config
-from tnpu.triton_backend.binary import TNPU_VERSION, KernelBinary
+from tnpu.triton_backend.binary import TNPU_VERSION, KernelBinary, source_digest
 from tnpu.triton_backend.loaded import remember
+from tnpu.triton_backend.refusals import refusal_message
 
 BINARY_EXT = "tnpu"
 
 
 class KernelRefusedError(TritonError):
-    """A kernel tnpu cannot compile: the op, the reason and its source line, on one line."""
+    """A kernel tnpu cannot compile: the stage, the op, the reason and its source line, on one
+    line (`refusals.refusal_message`)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class TnpuBackend(BaseBackend):
         super().__init__(target)
 
     def hash(self) -> str:
-        return f"tnpu-{TNPU_VERSION}-{_source_digest()}"
+        return f"tnpu-{TNPU_VERSION}-{source_digest()}"
 
     def parse_options(self, options: dict[str, Any]) -> TnpuOptions:
         known = {field.name for field in fields(TnpuOptions)}
@@ -167,9 +167,9 @@ class _Compilation:
         try:
             self.kernel = compile_ttir(str(ttir), name, source=f"{name}.ttir")
         except ParseError as error:
-            raise KernelRefusedError(f"tnpu cannot read Triton's TTIR: {format_parse_error(error)}") from None
+            raise _refused(metadata, "TTIR", format_parse_error(error)) from None
         except DiagnosticException as error:
-            raise _refused(metadata, error) from None
+            raise _refused(metadata, "tile IR", one_line(error)) from None
         # The scratchpad one program instance needs on the NPU, in place of GPU shared memory.
         graph = self._timer_of_default_npu(metadata).tog.graph
         metadata["shared"], _ = graph.holds({body: 1 for body in graph.loop_bodies()})
@@ -180,16 +180,16 @@ class _Compilation:
         try:
             return self.kernel.rvv.assembly
         except DiagnosticException as error:
-            raise _refused(metadata, error) from None
+            raise _refused(metadata, "RVV code", one_line(error)) from None
         except RuntimeError as limit:  # the RISC-V backend's own limits (its scratch registers)
-            raise _refused(metadata, limit) from None
+            raise _refused(metadata, "RVV code", one_line(limit)) from None
 
     def link(self, assembly: str, metadata: dict[str, Any]) -> bytes:
         rvv = self.kernel.rvv
         try:
             elf = rvv.elf.read_bytes()
         except LaunchError as error:
-            raise KernelRefusedError(f"tnpu cannot build kernel '{self.kernel.name}': {error}") from None
+            raise _refused(metadata, "ELF", str(error)) from None
         binary = KernelBinary(rvv.code, elf, self.tile)
         data = binary.write()
         remember(data, binary, self.kernel)
@@ -199,37 +199,14 @@ class _Compilation:
         try:
             return self.kernel.timer(load_npu_config("tpuv3"))
         except DiagnosticException as error:
-            raise _refused(metadata, error) from None
+            raise _refused(metadata, "tile IR", one_line(error)) from None
 
 
-def _refused(metadata: dict[str, Any], error: Exception) -> KernelRefusedError:
-    return KernelRefusedError(f"tnpu cannot compile {metadata['name']}: {one_line(error)}")
+def _refused(metadata: dict[str, Any], stage: str, reason: str) -> KernelRefusedError:
+    return KernelRefusedError(refusal_message(metadata["name"], stage, reason))
 
 
 def _print_with_locations(module: Any) -> str:
     out = io.StringIO()
     Printer(stream=out, print_debuginfo=True).print_op(module)
     return out.getvalue()
-
-
-@functools.cache
-def _source_digest() -> str:
-    """A digest of tnpu's sources (Python, runtime C, NPU presets): a change of
-    tnpu invalidates what Triton cached for it, as Triton's own key does for Triton."""
-    digest = hashlib.sha256()
-    root = resources.files("tnpu")
-    for path in sorted(_files(root), key=str):
-        digest.update(str(path).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _files(directory: Any) -> list[Any]:
-    found = []
-    for entry in directory.iterdir():
-        if entry.is_dir():
-            if entry.name != "__pycache__":
-                found += _files(entry)
-        elif entry.name.endswith((".py", ".c", ".h", ".yaml")):
-            found.append(entry)
-    return found
