@@ -20,13 +20,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import torch
-from torch._inductor.compile_fx import compile_fx
+from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
 from tnpu.torch_backend.benchmarking import modeled_benchmarks
 from tnpu.torch_backend.inductor import decompositions, inductor_config, rewrite_attention
 from tnpu.torch_backend.options import CompileOptions
 from tnpu.torch_backend.wrapper import compiling_with
-from tnpu.triton_backend.compiler import source_digest
+from tnpu.triton_backend.binary import source_digest
 from tnpu.triton_backend.settings import settings
 
 
@@ -36,10 +36,17 @@ def tnpu_backend(
     """Compile one dynamo graph with every kernel on tnpu (module docstring)."""
     chosen = CompileOptions.parse(options)
     rewrite_attention(graph_module)
+
+    def inner_compile(*args: Any, **kwargs: Any) -> Any:
+        # AOT autograd compiles a backward graph on its first use, after compile_fx has returned.
+        with _compiling(chosen):
+            return compile_fx_inner(*args, **kwargs)
+
     with _compiling(chosen):
         return compile_fx(
-            graph_module, list(example_inputs), config_patches=inductor_config(chosen), decompositions=decompositions()
-        )
+            graph_module, list(example_inputs), inner_compile=inner_compile, config_patches=inductor_config(chosen),
+            decompositions=decompositions(),
+        )  # fmt: skip
 
 
 @contextlib.contextmanager

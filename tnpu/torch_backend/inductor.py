@@ -27,6 +27,8 @@ operation to the host:
   templates have no configuration (`NoValidChoicesError`), are their
   values (`decompositions`): an empty result, zeros for a sum over nothing
   (K = 0), `beta * bias` for addmm and baddbmm with K = 0;
+* `topk` is a stable sort and the first k of it (values and indices),
+  which Inductor writes as a Triton kernel; Inductor leaves `topk` to aten;
 * a convolution with a bias is the convolution without it plus the bias
   broadcast over its channels: Inductor (2.13) peels the bias off so for
   GPUs only, and its Triton convolution template for CPU tensors drops it
@@ -146,9 +148,14 @@ def _convolution(
     return result + bias.view(bias.size(0), *[1] * (result.dim() - 2))
 
 
+def _topk(self: torch.Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
+    values, indices = torch.sort(self, dim=dim, descending=largest, stable=True)
+    return values.narrow(dim, 0, k), indices.narrow(dim, 0, k)
+
+
 _TAKEN_FIRST: dict[Any, Callable[..., Any]] = {
     aten.mm.default: _mm, aten.bmm.default: _bmm, aten.addmm.default: _addmm, aten.baddbmm.default: _baddbmm,
-    aten.convolution.default: _convolution,
+    aten.convolution.default: _convolution, aten.topk.default: _topk,
 }  # fmt: skip
 
 
