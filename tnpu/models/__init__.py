@@ -1,0 +1,14 @@
+"""The model suite: PyTorch programs that `torch.compile(..., backend="tnpu")` must run.
+
+* `suite`      `SuiteEntry`, the registry `SUITE` and `entry(spec)` (a name or `file.py:factory`);
+* `ops`        single operations (broadcast arithmetic, activations, norms, GEMMs, convolutions,
+               pooling, indexing, attention, scans, sorting, an MoE router);
+* `networks`   whole models with random weights and no downloads (MLP, ResNet-18, MobileNetV3,
+               ConvNeXtV2, ViT, BERT, GPT-2, Llama, Mixtral, CLIP's vision tower);
+* `mobilenet_v3`  MobileNetV3-small, written here (torchvision and timm need a CUDA torch);
+* `compare`    eager against compiled outputs, judged against a float64 evaluation;
+* `run`        one entry compiled, run, compared and timed: a `ModelResult`;
+* `suite_run`  every entry in a process of its own: the bucketed report and the gate.
+
+docs/torch-compile.md describes the suite.
+"""

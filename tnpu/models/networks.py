@@ -1,0 +1,147 @@
+"""The suite's whole models: random weights, no downloads, sizes that run in seconds.
+
+Transformer configurations are Hugging Face `transformers` ones, at the
+sizes of the published "tiny" checkpoints or smaller; ResNet-18,
+ConvNeXtV2-atto and ViT-tiny use `transformers`' implementations with the
+published depths and widths; MobileNetV3-small is `mobilenet_v3`.  Images
+are 32 × 32, sequences 16 tokens.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from tnpu.models.mobilenet_v3 import MobileNetV3Small
+from tnpu.models.workload import SuiteEntry, Workload, collector
+
+ENTRIES: list[SuiteEntry] = []
+entry = collector(ENTRIES)
+
+
+class Output(nn.Module):
+    """A Hugging Face model called with tensors, returning the tensor named `field` of its output."""
+
+    def __init__(self, model: nn.Module, field: str):
+        super().__init__()
+        self.model = model.eval()
+        self.field = field
+
+    def forward(self, *inputs):
+        return getattr(self.model(*inputs), self.field)
+
+
+def _image() -> torch.Tensor:
+    return torch.randn(1, 3, 32, 32)
+
+
+def _tokens(vocabulary: int) -> torch.Tensor:
+    return torch.randint(0, vocabulary, (1, 16))
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 10))
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+@entry("mlp", ops=("aten.addmm",), kind="model")
+def mlp() -> Workload:
+    """A 784-128-64-10 MLP on a batch of 32, inference."""
+    return Workload(MLP().eval(), (torch.randn(32, 784),))
+
+
+@entry("mlp_train", ops=("aten.addmm", "aten.mm"), kind="model", train=True)
+def mlp_train() -> Workload:
+    """The MLP's training step: cross-entropy forward, backward, an SGD step with momentum."""
+    labels = torch.randint(0, 10, (32,))
+    return Workload(MLP(), (torch.randn(32, 784),), loss=lambda logits: F.cross_entropy(logits, labels))
+
+
+@entry("resnet18", ops=("aten.convolution",), kind="model")
+def resnet18() -> Workload:
+    from transformers import ResNetConfig, ResNetModel
+
+    config = ResNetConfig(layer_type="basic", depths=[2, 2, 2, 2], hidden_sizes=[64, 128, 256, 512], embedding_size=64)
+    return Workload(Output(ResNetModel(config), "pooler_output"), (_image(),))
+
+
+@entry("mobilenetv3_small", ops=("aten.convolution",), kind="model")
+def mobilenetv3_small() -> Workload:
+    return Workload(MobileNetV3Small(classes=10).eval(), (_image(),))
+
+
+@entry("convnextv2_atto", ops=("aten.convolution", "aten.native_layer_norm"), kind="model")
+def convnextv2_atto() -> Workload:
+    from transformers import ConvNextV2Config, ConvNextV2Model
+
+    config = ConvNextV2Config(depths=[2, 2, 6, 2], hidden_sizes=[40, 80, 160, 320])
+    return Workload(Output(ConvNextV2Model(config), "pooler_output"), (_image(),))
+
+
+@entry("vit_tiny", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
+def vit_tiny() -> Workload:
+    """ViT-tiny's widths (192, 3 heads, 12 layers) on 8 × 8 patches of a 32 × 32 image."""
+    from transformers import ViTConfig, ViTModel
+
+    config = ViTConfig(hidden_size=192, num_hidden_layers=12, num_attention_heads=3, intermediate_size=768,
+                       image_size=32, patch_size=8)  # fmt: skip
+    return Workload(Output(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), (_image(),))
+
+
+@entry("bert_tiny", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
+def bert_tiny() -> Workload:
+    """BERT-tiny's shape (2 layers, width 128, 2 heads)."""
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(vocab_size=512, hidden_size=128, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=512, max_position_embeddings=64)  # fmt: skip
+    return Workload(Output(BertModel(config), "last_hidden_state"), (_tokens(512),))
+
+
+@entry("gpt2_tiny", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
+def gpt2_tiny() -> Workload:
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(vocab_size=512, n_positions=64, n_embd=64, n_layer=2, n_head=4, use_cache=False,
+                        bos_token_id=0, eos_token_id=0)
+    return Workload(Output(GPT2LMHeadModel(config), "logits"), (_tokens(512),))
+
+
+@entry("llama_tiny", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
+def llama_tiny() -> Workload:
+    """Llama with grouped-query attention (4 query heads, 2 key/value heads), RMSNorm, SwiGLU, RoPE."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    config = LlamaConfig(vocab_size=512, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, use_cache=False)  # fmt: skip
+    return Workload(Output(LlamaForCausalLM(config), "logits"), (_tokens(512),))
+
+
+@entry("mixtral_tiny", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
+def mixtral_tiny() -> Workload:
+    """Mixtral: Llama's attention with a top-2 mixture of four experts.
+
+    The experts run as `transformers`' `batched_mm`: each token's expert
+    weights gathered, one batched matmul, static shapes.  (Its eager expert
+    loop makes dynamo skip the MoE block at a data-dependent `where`, so the
+    block would run on the host; its grouped-mm takes no float64.)"""
+    from transformers import MixtralConfig, MixtralForCausalLM
+
+    config = MixtralConfig(vocab_size=512, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                           num_attention_heads=4, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
+                           max_position_embeddings=64, use_cache=False, experts_implementation="batched_mm")  # fmt: skip
+    return Workload(Output(MixtralForCausalLM(config), "logits"), (_tokens(512),))
+
+
+@entry("clip_vision_tiny", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
+def clip_vision_tiny() -> Workload:
+    from transformers import CLIPVisionConfig, CLIPVisionModel
+
+    config = CLIPVisionConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                              image_size=32, patch_size=8)  # fmt: skip
+    return Workload(Output(CLIPVisionModel(config), "pooler_output"), (_image(),))
