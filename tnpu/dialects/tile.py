@@ -1179,13 +1179,11 @@ class ScanOp(_AxisCombineOp):
         )
 
 
-@irdl_op_definition
-class BroadcastOp(IRDLOperation):
-    """`tile.broadcast`: stretch size-1 dimensions (or a scalar) to a larger shape."""
+class _ShapeOp(IRDLOperation):
+    """Shared form of broadcast, reshape and transpose: the source's elements, in a
+    result tile of its element type and another shape; `$source : T -> U`, pure."""
 
-    name = "tile.broadcast"
-
-    source = operand_def(TILE_OR_SCALAR)
+    source = operand_def(TILE)
     result = result_def(TILE)
 
     traits = traits_def(Pure())
@@ -1194,19 +1192,31 @@ class BroadcastOp(IRDLOperation):
     def __init__(self, source: SSAValue, result_type: TensorType):
         super().__init__(operands=[source], result_types=[result_type])
 
-    def verify_(self) -> None:
+    def verify_element_type(self) -> None:
         _expect(
             element_type_of(self.source.type) == element_type_of(self.result.type),
             "source and result must have one element type",
         )
+
+    def element_count(self) -> int:
+        return element_count(self.result.type)
+
+
+@irdl_op_definition
+class BroadcastOp(_ShapeOp):
+    """`tile.broadcast`: stretch size-1 dimensions (or a scalar) to a larger shape."""
+
+    name = "tile.broadcast"
+
+    source = operand_def(TILE_OR_SCALAR)
+
+    def verify_(self) -> None:
+        self.verify_element_type()
         source, result = shape_of(self.source.type), shape_of(self.result.type)
         if source:
             _expect(len(source) == len(result), "source and result must have one rank")
             for s, r in zip(source, result):
                 _expect(s in (1, r), f"cannot broadcast dimension of size {s} to {r}")
-
-    def element_count(self) -> int:
-        return element_count(self.result.type)
 
 
 @irdl_op_definition
@@ -1230,49 +1240,31 @@ class IotaOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReshapeOp(IRDLOperation):
+class ReshapeOp(_ShapeOp):
     """`tile.reshape`: the same elements in row-major order, in a new shape."""
 
     name = "tile.reshape"
-
-    source = operand_def(TILE)
-    result = result_def(TILE)
-
-    traits = traits_def(Pure())
-    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
-
-    def __init__(self, source: SSAValue, result_type: TensorType):
-        super().__init__(operands=[source], result_types=[result_type])
 
     def verify_(self) -> None:
         _expect(
             element_count(self.source.type) == element_count(self.result.type),
             "source and result must have the same number of elements",
         )
-        _expect(
-            element_type_of(self.source.type) == element_type_of(self.result.type),
-            "source and result must have one element type",
-        )
-
-    def element_count(self) -> int:
-        return element_count(self.result.type)
+        self.verify_element_type()
 
 
 @irdl_op_definition
-class TransposeOp(IRDLOperation):
+class TransposeOp(_ShapeOp):
     """`tile.transpose {permutation}`: result dimension d is source dimension perm[d]."""
 
     name = "tile.transpose"
 
-    source = operand_def(TILE)
     permutation = prop_def(DenseArrayBase.constr(i64))
-    result = result_def(TILE)
 
-    traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
 
     def verify_(self) -> None:
+        self.verify_element_type()
         perm = list(self.permutation.get_values())
         shape = shape_of(self.source.type)
         _expect(sorted(perm) == list(range(len(shape))), f"{perm} is not a permutation")
@@ -1280,9 +1272,6 @@ class TransposeOp(IRDLOperation):
             shape_of(self.result.type) == tuple(shape[p] for p in perm),
             "result shape must be the permuted source shape",
         )
-
-    def element_count(self) -> int:
-        return element_count(self.result.type)
 
 
 @irdl_op_definition

@@ -257,6 +257,15 @@ tile.kernel @transpose_shape(%f: f32) {
 
 // -----
 
+tile.kernel @transpose_element_type(%f: f32) {
+  %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
+  // CHECK: invalid_compute.mlir:[[# @LINE + 1]]:3: error: 'tile.transpose' op source and result must have one element type
+  %b = tile.transpose %a {permutation = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xi32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @take_rank(%f: f32, %i: i32) {
   %a = tile.broadcast %f : f32 -> tensor<4x8xf32>
   %idx = tile.broadcast %i : i32 -> tensor<8xi32>
