@@ -7,6 +7,8 @@ the width); qemu's result must equal the tile interpreter's bit for bit.
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -528,18 +530,52 @@ def test_float_narrows_to_half_float_bit_for_bit(type_: str, source_type: str) -
     assert np.array_equal(_bits(got), _bits(want))
 
 
+def _saturated_integers(values: np.ndarray, width: int, signed: bool) -> np.ndarray:
+    """fptosi/fptoui as tnpu defines them: truncate, saturate at the range, NaN to 0."""
+    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    with np.errstate(invalid="ignore"):  # NaN payloads
+        wide = values.astype(np.float64)
+    # Python integers throughout: a value beyond 2**63 survives no numpy integer type.
+    result = [
+        0 if math.isnan(v) else high if v == math.inf else low if v == -math.inf
+        else min(max(math.trunc(v), low), high)
+        for v in wide.tolist()
+    ]
+    return np.array([v & ((1 << width) - 1) for v in result], dtype=f"uint{width}")
+
+
 @pytest.mark.parametrize("type_", ["f16", "bf16"])
-@pytest.mark.parametrize("result_type", ["i8", "i32", "i64"])
-def test_half_float_to_integer(type_: str, result_type: str) -> None:
-    values = np.array([0, -0.0, 0.5, -0.5, 1.5, -2.5, 70, -70, 127, -128, 255, 1000.75, 65504,
-                       -65504, np.inf, -np.inf, np.nan, 3e-5] * 2, dtype=np.float32).astype(_HALF[type_])  # fmt: skip
-    source = _map_kernel(f"arith.fptosi {{0}} : {type_} to {result_type}", [type_], result_type, n=values.size)
+@pytest.mark.parametrize("result_type", ["i8", "i16", "i32", "i64"])
+@pytest.mark.parametrize("signed", [True, False])
+def test_every_half_float_converts_to_integer(type_: str, result_type: str, signed: bool) -> None:
+    """All 65,536 values: truncated toward zero, saturated at the type's range, NaN to 0."""
+    values = _every_half_value(type_)
+    width = int(result_type[1:])
+    operation = f"arith.{'fptosi' if signed else 'fptoui'} {{0}} : {type_} to {result_type}"
+    source = _map_kernel(operation, [type_], result_type, n=values.size)
     got = _run_both(source, [values], np.zeros(values.size, _NUMPY[result_type]))
-    finite = np.isfinite(values.astype(np.float32))
-    info = np.iinfo(_NUMPY[result_type])
-    want = np.clip(np.trunc(values.astype(np.float64)), info.min, info.max)
-    assert np.array_equal(got[finite], want[finite].astype(_NUMPY[result_type]))
-    assert np.all(got[np.isnan(values.astype(np.float32))] == 0)
+    want = _saturated_integers(values, width, signed)
+    assert np.array_equal(got.view(f"uint{width}"), want), [
+        (float(v), int(g), int(w)) for v, g, w in zip(values, got.view(f"uint{width}"), want) if g != w
+    ][:5]
+
+
+@pytest.mark.parametrize("result_type", ["f16", "bf16"])
+@pytest.mark.parametrize("source_type", ["i8", "i16"])
+@pytest.mark.parametrize("signed", [True, False])
+def test_every_small_integer_converts_to_half_float(source_type: str, result_type: str, signed: bool) -> None:
+    """Every i8 and i16 value, signed and unsigned: correctly rounded (to inf beyond f16's range)."""
+    width = int(source_type[1:])
+    bits = np.arange(1 << width, dtype=np.uint32).astype(f"uint{width}")
+    integers = [int(v) for v in (bits.view(f"int{width}") if signed else bits)]
+    operation = f"arith.{'sitofp' if signed else 'uitofp'} {{0}} : {source_type} to {result_type}"
+    source = _map_kernel(operation, [source_type], result_type, n=bits.size)
+    got = _run_both(source, [bits.view(f"int{width}")], np.zeros(bits.size, _HALF[result_type]))
+    with np.errstate(over="ignore"):  # u16 beyond 65519 is inf in f16
+        want = np.array([_round_integer(v, result_type) for v in integers]).astype(_HALF[result_type])
+    assert np.array_equal(_bits(got), _bits(want)), [
+        (v, float(g), float(w)) for v, g, w in zip(integers, got, want) if _bits(np.array([g])) != _bits(np.array([w]))
+    ][:5]
 
 
 def test_half_float_to_half_float() -> None:
