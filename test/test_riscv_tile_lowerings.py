@@ -14,6 +14,7 @@ them to pointers).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -195,7 +196,8 @@ def test_rank_four_descriptor_blocks_concatenated(dim, tmp_path, oracle):
 
 
 EVERY_OP = [f"{KERNELS}:every_op", "--target", "cuda:90", "--constexpr", "N=16", "--signature",
-            "X=*fp32,Y=*fp32,I=*i32,Out=*fp32,Counts=*i32,Flags=*fp32,n=i32,N=constexpr"]  # fmt: skip
+            "X=*fp32,Y=*fp32,I=*i32,Out=*fp32,Counts=*i32,Flags=*fp32,H=*fp16,HOut=*fp32,Q=*i8,"
+            "QOut=*i32,D=*fp64,DOut=*fp64,SOut=*fp32,Lock=*i32,n=i32,N=constexpr"]  # fmt: skip
 
 
 def tnpu(*arguments: str) -> str:
@@ -209,14 +211,24 @@ def test_tnpu_run_of_a_kernel_using_every_op_records_every_rung():
     """`tnpu run FILE.py:every_op --exec qemu --config tpuv3` as a user types it."""
     ttir = tnpu("ttir", *EVERY_OP)
     for op in ("tt.clampf", "tt.cat", "tt.join", "tt.split", "tt.gather", "tt.histogram", "arith.select",
-               "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_store"):  # fmt: skip
+               "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_store", "tt.atomic_cas",
+               "cf.cond_br"):  # fmt: skip
         assert f" {op} " in ttir, op
+    for pattern in (r"tt\.dot .* tensor<16x32xf16> \* tensor<32x16xf16> -> tensor<16x16xf32>",
+                    r"tt\.dot .* tensor<16x32xi8> \* tensor<32x16xi8> -> tensor<16x16xi32>",
+                    r"arith\.mulf .* : tensor<16x32xf16>", r"math\.exp2 .* : tensor<16xf64>",
+                    r"math\.log .* : tensor<16xf64>", r"scf\.while : \(\) -> \(\) \{"):  # fmt: skip
+        assert re.search(pattern, ttir), pattern
     record = json.loads(tnpu(
         "run", *EVERY_OP, "--grid", "1", "--arg", "X=float32[16]", "--arg", "Y=float32[16]",
         "--arg", "I=int32[16]", "--arg", "Out=float32[80]", "--arg", "Counts=int32[16]",
-        "--arg", "Flags=float32[16]", "--arg", "n=13", "--exec", "qemu", "--config", "tpuv3", "--json",
+        "--arg", "Flags=float32[16]", "--arg", "H=float16[512]", "--arg", "HOut=float32[256]",
+        "--arg", "Q=int8[512]", "--arg", "QOut=int32[256]", "--arg", "D=float64[16]",
+        "--arg", "DOut=float64[16]", "--arg", "SOut=float32[16]", "--arg", "Lock=int32[1]",
+        "--arg", "n=13", "--exec", "qemu", "--config", "tpuv3", "--json",
     ))  # fmt: skip
     assert [(r["name"], r["status"]) for r in record["rungs"]] == [
         ("oracle", "ok"), ("ttir", "ok"), ("tile", "ok"), ("qemu", "ok"), ("timing", "ok"),
     ], record
+    assert record["rungs"][3]["vlens"] == ["128", "256", "512"]
     assert record["match"] is True and record["reference"] == "oracle", record

@@ -180,7 +180,7 @@ def bf16_arithmetic(X, Out, BLOCK: tl.constexpr):
     x = tl.load(X + r)
     tl.store(Out + r, -x)
     tl.store(Out + BLOCK + r, tl.maximum(x, -x))
-    tl.store(Out + 2 * BLOCK + r, tl.minimum(tl.maximum(x, -0.25), 0.5))  # tt.clampf has no tile lowering yet
+    tl.store(Out + 2 * BLOCK + r, tl.minimum(tl.maximum(x, -0.25), 0.5))  # tl.clamp of bf16: test_riscv_tile_lowerings
     tl.store(Out + 3 * BLOCK + r, x * x + x)
 
 

@@ -7,7 +7,9 @@ scalars), `tl.gather` along either axis, `tl.histogram` (with a mask),
 `tl.where` of pointers (into one buffer and into two, by a scalar and by an
 elementwise condition), and tensor descriptors (`tl.make_tensor_descriptor`
 block loads and stores with tails and negative starts, NaN padding, row
-gathers and scatters), plus `every_op`, which uses all of them.  Shapes and
+gathers and scatters), plus `every_op`, which uses all of them and the rest
+of issue 17's ops (16-bit and int8 dots, f16 arithmetic, f64 math, a sort, a
+while loop without loop-carried values, an early return in nested ifs).  Shapes and
 dtypes are those Triton's own `test_core.py` passes (`test_cat`,
 `test_join*`, `test_interleave*`, `test_split*`, `test_gather`,
 `test_histogram`, `test_clamp*`, `test_where`).
@@ -214,9 +216,12 @@ def descriptor_cat(X, Y, Z, s0, s1, s2, s3, t0, t1, t2, DIM: tl.constexpr):
 
 
 @triton.jit
-def every_op(X, Y, I, Out, Counts, Flags, n, N: tl.constexpr):
-    """Every op above in one kernel: clamp, cat, join, interleave, split, gather,
-    histogram, pointers chosen by tl.where, and a tensor descriptor (Out holds 5 N)."""
+def every_op(X, Y, I, Out, Counts, Flags, H, HOut, Q, QOut, D, DOut, SOut, Lock, n, N: tl.constexpr):
+    """Every op of issue 17 in one kernel: clamp, cat, join, interleave, split, gather,
+    histogram, pointers chosen by tl.where and a tensor descriptor (Out holds 5 N); f16
+    arithmetic, f16 and int8 dots (H and Q hold N x 2N, HOut and QOut N x N), f64 exp2
+    and log, a sort, a while loop without loop-carried values (a spin lock on Lock), and
+    a return inside nested ifs (Triton's cf.cond_br)."""
     r = tl.arange(0, N)
     x = tl.load(X + r)
     y = tl.load(Y + r)
@@ -228,4 +233,22 @@ def every_op(X, Y, I, Out, Counts, Flags, n, N: tl.constexpr):
     tl.store(Counts + tl.arange(0, 16), tl.histogram(index, 16, mask=r < n))
     chosen = tl.where(tl.load(Flags + r) > 0, X + r, Y + r)  # Flags are floats, not indices
     block = tl.make_tensor_descriptor(Out, shape=[5 * N], strides=[1], block_shape=[N])
-    block.store([4 * N], tl.load(chosen) + block.load([N]))
+    wide = r[:, None] * (2 * N) + tl.arange(0, 2 * N)[None, :]  # N x 2N: an int8 dot takes K >= 32
+    square = r[:, None] * N + r[None, :]
+    h = tl.load(H + wide)
+    tl.store(HOut + square, tl.dot(h * h - h, tl.trans(h)))
+    q = tl.load(Q + wide)
+    tl.store(QOut + square, tl.dot(q, tl.trans(q)))
+    d = tl.load(D + r)
+    tl.store(DOut + r, tl.exp2(d) - tl.log(tl.abs(d) + 1.0))
+    tl.store(SOut + r, tl.sort(x))
+    while tl.atomic_cas(Lock, 0, 1) == 1:
+        pass
+    tl.atomic_xchg(Lock, 0)
+    both = tl.load(chosen) + block.load([N])
+    if n % 2 == 1:
+        if n > 64:
+            return
+        block.store([4 * N], both)
+    else:
+        block.store([4 * N], both * 2)
