@@ -41,9 +41,13 @@ def test_the_profile_holds_each_launch_timed_as_the_compile_api_times_it(tmp_pat
     last = prof.launches[1]
     assert (last.cycles, last.bytes_read, last.bytes_written) == (expected.cycles, 70000 * 8, 70000 * 4)
     assert last.roofline_cycles <= last.cycles and last.time_us == pytest.approx(expected.time_us)
+    assert (last.roofline_ratio, last.compulsory_cycles, last.compulsory_ratio) == (
+        expected.roofline_ratio, expected.compulsory_cycles, expected.compulsory_ratio)
+    assert last.compulsory_cycles <= last.roofline_cycles
     assert prof.total_cycles == prof.launches[0].cycles + prof.launches[1].cycles
     table = prof.table()
     assert table.count("\nadd ") == 2 and "tpuv6e" in table
+    assert "× roofline  × compulsory" in table and f"{last.compulsory_ratio:.2f}" in table
     prof.export_chrome_trace(tmp_path / "trace.json")
     events = json.loads((tmp_path / "trace.json").read_text())["traceEvents"]
     launches = [e for e in events if e.get("ph") == "X" and e["name"] == "add"]

@@ -111,24 +111,24 @@ class Profile:
         return sum(record.report.time_us for record in self.timed)  # type: ignore[union-attr]
 
     def table(self) -> str:
-        """One line per launch, then the total: kernel, grid, cycles, µs, × roofline, bytes, FLOPs."""
-        header = ("kernel", "grid", "run", "cycles", "time µs", "× roofline", "bytes r/w", "FLOPs")
+        """One line per launch, then the total: kernel, grid, cycles, µs, × roofline,
+        × compulsory roofline, bytes, FLOPs."""
+        header = ("kernel", "grid", "run", "cycles", "time µs", "× roofline", "× compulsory", "bytes r/w", "FLOPs")
         rows = [header]
         for record in self.launches:
             grid = "×".join(map(str, record.grid))
             if record.report is None:
-                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-",
+                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-", "-",
                              f"untimed: {record.untimed}"))  # fmt: skip
                 continue
             report = record.report
-            ratio = report.roofline_ratio
             rows.append((
                 record.kernel, grid, record.execution, f"{report.cycles:,.0f}", f"{report.time_us:,.2f}",
-                "-" if ratio is None else f"{ratio:.2f}",
+                *("-" if ratio is None else f"{ratio:.2f}" for ratio in (report.roofline_ratio, report.compulsory_ratio)),
                 f"{report.bytes_read:,}/{report.bytes_written:,}", f"{report.flops:,}",
             ))  # fmt: skip
         rows.append(("total", f"{len(self.launches)} launches", "", f"{self.total_cycles:,.0f}",
-                     f"{self.total_time_us:,.2f}", "", "", ""))  # fmt: skip
+                     f"{self.total_time_us:,.2f}", "", "", "", ""))  # fmt: skip
         widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
         lines.insert(1, "-" * len(lines[0]))
