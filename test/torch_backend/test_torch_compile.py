@@ -145,3 +145,17 @@ def test_the_backend_is_found_without_importing_tnpu(tmp_path):
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
     assert result.stdout.strip().endswith("ok"), result.stderr[-2000:]
+
+
+def test_autotuning_is_deterministic():
+    a, b = torch.randn(40, 72), torch.randn(72, 56)
+    chosen = []
+    for _ in range(2):
+        torch._dynamo.reset()
+        with torch._inductor.config.patch(force_disable_caches=True):
+            compiled = torch.compile(lambda a, b: a @ b, backend="tnpu", options={"autotune": True})
+            with torch.no_grad(), tnpu.profile() as prof:
+                compiled(a, b)
+        (launch,) = prof.launches
+        chosen.append((launch.grid, launch.cycles, sorted(record.cycles for record in prof.benchmarked)))
+    assert chosen[0] == chosen[1]
