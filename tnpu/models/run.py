@@ -24,9 +24,9 @@ Stages, in order; a result names the last one the entry cleared:
 An entry is *delivered* when it reached `timed` and nothing of it ran on
 the host: no operation of its graphs (`prof.fallbacks` is empty) and no
 computation between them.  Where dynamo breaks a graph, or skips a frame,
-the code there runs in eager mode on the host; the compiled program is
-called a second time under `torch.profiler`, and every aten operation
-outside Inductor's compiled graphs is listed (`eager_ops`) — apart from
+the code there runs in eager mode on the host; the compiled program runs
+under `torch.profiler`, and every aten operation outside Inductor's
+compiled graphs and outside compiling is listed (`eager_ops`) — apart from
 allocations, views and the read of a scalar a graph break waits for.
 """
 
@@ -126,9 +126,7 @@ def run_entry(
     profiles: list[Profile] = []
     try:
         with _profiles(configs, trace is not None) as profiles:
-            call = _compiled_step(workload, entry.train, options)
-            compiled = call()
-        result.eager_ops = _eager_operations(call)
+            compiled, result.eager_ops = _with_eager_operations(_compiled_step(workload, entry.train, options))
     except Exception as error:  # the entry's failure is the result, reported in one line
         result.stage, result.error = _stage_of_failure(error)
         return result
@@ -235,10 +233,10 @@ _HARNESS = "tnpu.models: the harness's copies"
 """The profiler range around what the harness itself computes (copies of gradients and weights)."""
 
 
-def _eager_operations(call: Callable[[], Any]) -> dict[str, int]:
-    """The aten operations a second `call` runs outside every compiled graph, with their counts."""
+def _with_eager_operations(call: Callable[[], Any]) -> tuple[Any, dict[str, int]]:
+    """`call()`, and the aten operations it ran outside compiling and every compiled graph, with their counts."""
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as trace:
-        call()
+        value = call()
     found: dict[str, int] = {}
 
     def visit(event: Any) -> None:
@@ -254,7 +252,7 @@ def _eager_operations(call: Callable[[], Any]) -> dict[str, int]:
     for event in trace.events():
         if event.cpu_parent is None:
             visit(event)
-    return found
+    return value, found
 
 
 def _float64(workload: Workload) -> Workload:

@@ -151,8 +151,10 @@ def _text(value: Any) -> str:
     return value.decode(errors="replace") if isinstance(value, bytes) else (value or "")
 
 
-def read_gate(path: Path = GATE) -> list[str]:
-    return [line.split("#")[0].strip() for line in path.read_text().splitlines() if line.split("#")[0].strip()]
+def read_gate(path: Path = GATE, slow: bool = True) -> list[str]:
+    """The entries a gate file lists (`NAME`, or `NAME  slow`; `#` comments); `slow=False` leaves the slow out."""
+    entries = [line.split("#")[0].split() for line in path.read_text().splitlines()]
+    return [words[0] for words in entries if words and (slow or "slow" not in words[1:])]
 
 
 def check_gate(report: SuiteReport, gate: Sequence[str]) -> list[str]:
