@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +45,37 @@ def print_module(module, **options) -> str:
     out = StringIO()
     Printer(stream=out, **options).print_op(module)
     return out.getvalue()
+
+
+Track = tuple[int, int]
+"""A trace's (pid, tid)."""
+
+
+def check_trace_event_format(trace: dict[str, Any]) -> dict[Track, str]:
+    """Asserts the trace is well-formed trace-event JSON (the Trace Event Format document that
+    chrome://tracing and https://ui.perfetto.dev read); returns each thread's name."""
+    assert isinstance(trace, dict) and isinstance(trace["traceEvents"], list)
+    assert trace.get("displayTimeUnit", "ms") in ("ms", "ns")
+    processes: set[int] = set()
+    threads: dict[Track, str] = {}
+    used: set[Track] = set()
+    for event in trace["traceEvents"]:
+        assert isinstance(event["name"], str) and event["name"], event
+        assert isinstance(event["pid"], int) and isinstance(event["tid"], int), event
+        if event["ph"] == "M":
+            assert event["name"] in ("process_name", "thread_name"), event
+            assert isinstance(event["args"]["name"], str), event
+            if event["name"] == "process_name":
+                processes.add(event["pid"])
+            else:
+                threads[event["pid"], event["tid"]] = event["args"]["name"]
+        else:
+            assert event["ph"] == "X", event
+            for key in ("ts", "dur"):
+                assert isinstance(event[key], int | float) and math.isfinite(event[key]), event
+            assert event["ts"] >= 0 and event["dur"] >= 0, event
+            assert isinstance(event.get("args", {}), dict), event
+            used.add((event["pid"], event["tid"]))
+    assert {pid for pid, _ in used} <= processes
+    assert {track for track in used if track[0] in {pid for pid, _ in threads}} <= set(threads)
+    return threads

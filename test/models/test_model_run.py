@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import check_trace_event_format
 
 from tnpu.models.run import run_entry
 from tnpu.models.suite import entry
@@ -38,8 +39,8 @@ def test_a_program_of_the_users_by_file_and_factory(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout)
     assert result["delivered"] and result["outputs"][0]["match"]
-    events = json.loads(trace.read_text())["traceEvents"]
-    assert any(event.get("ph") == "X" for event in events)
+    threads = check_trace_event_format(json.loads(trace.read_text()))
+    assert threads, "the launches are on named tracks"
 
 
 def test_a_refused_kernel_is_one_line_naming_kernel_op_and_reason_and_the_report_still_comes():

@@ -12,55 +12,22 @@ chrome://tracing and https://ui.perfetto.dev read): a JSON object with a
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, Track, check_trace_event_format
 
 from tnpu.tools.tnpu_main import main
 
 GEMM = CORPUS / "inductor" / "mm__triton_tem_fused_mm_0"
 SOFTMAX = CORPUS / "inductor" / "softmax__triton_per_fused__softmax_0"
 
-Track = tuple[int, int]
-
-
 def write_trace(case: Path, path: Path, *options: str) -> dict[str, Any]:
     with pytest.raises(SystemExit) as exit_:
         main(["time", str(case), "--config", "tpuv3", "--trace", str(path), *options])
     assert exit_.value.code == 0
     return json.loads(path.read_text())
-
-
-def check_trace_event_format(trace: dict[str, Any]) -> dict[Track, str]:
-    """Asserts the trace is well-formed; returns each thread's name."""
-    assert isinstance(trace, dict) and isinstance(trace["traceEvents"], list)
-    assert trace.get("displayTimeUnit", "ms") in ("ms", "ns")
-    processes: set[int] = set()
-    threads: dict[Track, str] = {}
-    used: set[Track] = set()
-    for event in trace["traceEvents"]:
-        assert isinstance(event["name"], str) and event["name"], event
-        assert isinstance(event["pid"], int) and isinstance(event["tid"], int), event
-        if event["ph"] == "M":
-            assert event["name"] in ("process_name", "thread_name"), event
-            assert isinstance(event["args"]["name"], str), event
-            if event["name"] == "process_name":
-                processes.add(event["pid"])
-            else:
-                threads[event["pid"], event["tid"]] = event["args"]["name"]
-        else:
-            assert event["ph"] == "X", event
-            for key in ("ts", "dur"):
-                assert isinstance(event[key], int | float) and math.isfinite(event[key]), event
-            assert event["ts"] >= 0 and event["dur"] >= 0, event
-            assert isinstance(event.get("args", {}), dict), event
-            used.add((event["pid"], event["tid"]))
-    assert {pid for pid, _ in used} <= processes
-    assert {track for track in used if track[0] in {pid for pid, _ in threads}} <= set(threads)
-    return threads
 
 
 def overlap_us(trace: dict[str, Any], threads: dict[Track, str], compute: str) -> float:
