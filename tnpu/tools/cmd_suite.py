@@ -32,9 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("suite-report"), help="report and artefacts directory")
     parser.add_argument("--only", metavar="NAMES", help="comma-separated entries (default: all)")
     parser.add_argument("--gate", nargs="?", const=GATE, type=Path, metavar="FILE",
-                        help=f"fail if an entry this file lists is not delivered (default file: {GATE.name})")  # fmt: skip
+                        help="fail if an entry this file lists is not delivered (default: the checkout's test/models/delivered.txt)")  # fmt: skip
     parser.add_argument("--config", action="append", metavar="NPU", help="NPU to time on; repeatable (default tpuv3)")
-    parser.add_argument("--exec", dest="execution", choices=("qemu", "interp"), default="qemu")
+    parser.add_argument("--exec", dest="execution", choices=("qemu", "interp"), default="qemu",
+                        help="run kernels as RVV code under qemu (default) or in the tile interpreter")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per entry (default 1800)")
 
 
