@@ -68,7 +68,7 @@ def test_every_cast_from_one_dtype(source):
     for target in CAST_DTYPES:
         out = torch.empty(100, dtype=target)
         if {source, target} == HALF_FLOATS:
-            with pytest.raises(KernelRefusedError, match=r"cast: .*'tt.fp_to_fp' op .*test_triton_kernels.py:\d+"):
+            with pytest.raises(KernelRefusedError, match=r"cast \(tile IR\): .*'tt.fp_to_fp' op .*test_triton_kernels.py:\d+"):
                 cast[(1,)](x, out, 100, BLOCK=128)
             continue
         cast[(1,)](x, out, 100, BLOCK=128)

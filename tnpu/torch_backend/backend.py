@@ -27,6 +27,7 @@ from tnpu.torch_backend.inductor import decompositions, inductor_config, rewrite
 from tnpu.torch_backend.options import CompileOptions
 from tnpu.torch_backend.wrapper import compiling_with
 from tnpu.triton_backend.binary import source_digest
+from tnpu.triton_backend.driver import tnpu_driver_active
 from tnpu.triton_backend.settings import settings
 
 
@@ -57,6 +58,7 @@ def _compiling(options: CompileOptions) -> Iterator[None]:
     with (
         torch.compiler.config.patch(cache_key_tag=tag),
         settings.scoped(config=options.config, execution=options.execution),
+        tnpu_driver_active(),
         modeled_benchmarks(),
         compiling_with(options.as_dict()),
     ):

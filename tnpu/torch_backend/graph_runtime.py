@@ -5,7 +5,7 @@ Inductor's generated module ends with `call = on_tnpu(call, ...)`
 backward graphs alike, and for a graph Inductor loads from its cache:
 
 * the compile's options (`config`, `execution`) are the Triton backend's
-  settings for the kernels the call launches;
+  settings for the kernels the call launches, on tnpu's Triton driver;
 * Inductor's benchmarks of kernels autotuned on their first call read
   modeled time (`benchmarking.modeled_benchmarks`);
 * the operations of the graph that run on the host instead of on tnpu are
@@ -19,6 +19,7 @@ from typing import Any
 
 from tnpu.torch_backend.benchmarking import modeled_benchmarks
 from tnpu.triton_backend import profile
+from tnpu.triton_backend.driver import tnpu_driver_active
 from tnpu.triton_backend.settings import settings
 
 
@@ -30,9 +31,12 @@ def on_tnpu(
     records = [profile.FallbackRecord(op, kind, nodes) for op, kind, nodes in fallbacks]
 
     def run(args: list[Any]) -> Any:
-        with settings.scoped(config=options.get("config"), execution=options.get("execution")):
-            with modeled_benchmarks():
-                profile.record_fallbacks(records)
-                return call(args)
+        with (
+            settings.scoped(config=options.get("config"), execution=options.get("execution")),
+            tnpu_driver_active(),
+            modeled_benchmarks(),
+        ):
+            profile.record_fallbacks(records)
+            return call(args)
 
     return run

@@ -23,9 +23,10 @@ steps aside, so that Triton does not see two.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from triton.backends.compiler import GPUTarget
@@ -179,3 +180,18 @@ class TnpuDriver(DriverBase):
 
     def clear_cache(self, cache: Any) -> None:
         pass
+
+
+@contextlib.contextmanager
+def tnpu_driver_active() -> Iterator[None]:
+    """Triton's active driver is tnpu's in the scope (whatever another part of the process
+    set, a compile-only driver, say), then the earlier one again."""
+    from triton.runtime.driver import driver
+
+    earlier = driver.active
+    if not isinstance(earlier, TnpuDriver):
+        driver.set_active(TnpuDriver())
+    try:
+        yield
+    finally:
+        driver.set_active(earlier)
