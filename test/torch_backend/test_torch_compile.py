@@ -50,7 +50,7 @@ def test_gemms_run_as_tnpu_templates(name, fn, shapes):
     assert prof.fallbacks == []
 
 
-@pytest.mark.parametrize("groups, stride, padding, bias", [(1, 1, 1, True), (1, 2, 0, False), (8, 1, 1, True), (2, 2, 1, True)])
+@pytest.mark.parametrize("groups, stride, padding, bias", [(1, 1, 1, True), (1, 2, 0, False), (2, 2, 1, True)])
 def test_convolutions_run_as_tnpu_templates_with_their_bias(groups, stride, padding, bias):
     conv = torch.nn.Conv2d(8, 8, 3, stride=stride, padding=padding, groups=groups, bias=bias)
     x = torch.randn(2, 8, 10, 10)
@@ -58,6 +58,16 @@ def test_convolutions_run_as_tnpu_templates_with_their_bias(groups, stride, padd
     torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-4)
     assert any(launch.kernel.startswith("triton_tem_") for launch in prof.launches)
     assert prof.fallbacks == []
+
+
+@pytest.mark.parametrize("kernel, stride, padding, dilation", [(3, 1, 1, 1), (5, 2, 2, 1), (7, 1, 3, 1), (3, 2, 0, 2)])
+def test_depthwise_convolutions_are_vector_kernels(kernel, stride, padding, dilation):
+    conv = torch.nn.Conv2d(6, 6, kernel, stride=stride, padding=padding, dilation=dilation, groups=6)
+    x = torch.randn(2, 6, 11, 13)
+    out, prof = compiled_run(conv, x)
+    torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-5)
+    assert prof.launches and prof.fallbacks == []
+    assert not any(launch.kernel.startswith("triton_tem_") for launch in prof.launches), "no GEMM template"
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,14 @@ operation to the host:
 * a convolution with a bias is the convolution without it plus the bias
   broadcast over its channels: Inductor (2.13) peels the bias off so for
   GPUs only, and its Triton convolution template for CPU tensors drops it
-  (the result misses the bias).
+  (the result misses the bias);
+* a 2-D depthwise convolution (one filter per channel) is a reduction
+  over its kh × kw window of the inputs under the filter times its
+  weights, which Inductor writes as one reduction kernel for the vector
+  unit.  The convolution template
+  runs each channel as a GEMM of one output column padded to its blocks:
+  for a 7 × 7 depthwise layer of ConvNeXt, three orders of magnitude more
+  multiply-adds on the systolic array than the layer has.
 """
 
 from __future__ import annotations
@@ -142,6 +149,9 @@ def _convolution(
     input: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: Any, padding: Any,
     dilation: Any, transposed: bool, output_padding: Any, groups: int,
 ) -> torch.Tensor | Any:  # fmt: skip
+    channels = input.size(1)
+    if input.dim() == 4 and not transposed and groups == channels == weight.size(0) and weight.size(1) == 1:
+        return _depthwise(input, weight, bias, stride, padding, dilation)
     if bias is None:
         return NotImplemented
     result = aten.convolution.default(input, weight, None, stride, padding, dilation, transposed, output_padding, groups)
@@ -151,6 +161,27 @@ def _convolution(
 def _topk(self: torch.Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     values, indices = torch.sort(self, dim=dim, descending=largest, stable=True)
     return values.narrow(dim, 0, k), indices.narrow(dim, 0, k)
+
+
+def _depthwise(
+    input: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None, stride: Any, padding: Any, dilation: Any
+) -> torch.Tensor:
+    """A depthwise 2-D convolution as a reduction over its window: each output element the sum of
+    the kh × kw inputs under the filter times its weights (the windows a strided view, not copies)."""
+    batch, channels, _, _ = input.shape
+    (kernel_h, kernel_w), (stride_h, stride_w), (pad_h, pad_w), (dilation_h, dilation_w) = (
+        weight.shape[2:], stride, padding, dilation
+    )
+    padded = torch.nn.functional.pad(input, (pad_w, pad_w, pad_h, pad_h)).contiguous()
+    out_h = (padded.size(2) - dilation_h * (kernel_h - 1) - 1) // stride_h + 1
+    out_w = (padded.size(3) - dilation_w * (kernel_w - 1) - 1) // stride_w + 1
+    row, column = padded.stride(2), padded.stride(3)
+    windows = padded.as_strided(
+        (batch, channels, out_h, out_w, kernel_h, kernel_w),
+        (padded.stride(0), padded.stride(1), stride_h * row, stride_w * column, dilation_h * row, dilation_w * column),
+    )  # fmt: skip
+    total = (windows * weight.view(1, channels, 1, 1, kernel_h, kernel_w)).sum((-2, -1))
+    return total if bias is None else total + bias.view(1, -1, 1, 1)
 
 
 _TAKEN_FIRST: dict[Any, Callable[..., Any]] = {
