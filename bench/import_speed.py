@@ -28,7 +28,8 @@ from pathlib import Path
 
 from xdsl.printer import Printer
 
-from tnpu.ttir_import import import_ttir, verify_with_diagnostics
+from tnpu.ttir_import import import_ttir
+from tnpu.verifier import verify_with_diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test" / "fixtures" / "corpus" / "inductor"

@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("diagnostics",),  # CompileError and one-line messages naming an op and its source
     ("dialects",),  # tt, ttg, tile; tnpu's extended arith, math, scf, llvm, gpu
     ("context",),  # the xDSL context: xDSL's dialects with tnpu's in place of its own
+    ("verifier",),  # each op's rules, SSA dominance, a kernel's arguments
     ("ttir_import",),  # TTIR text -> a verified module
     ("inductor_support",),  # Inductor's kernel modules importable with no GPU
     ("frontend",),  # a @triton.jit function -> TTIR text (Triton's make_ttir)

@@ -27,7 +27,8 @@ from tnpu.compiler.kernel import Kernel
 from tnpu.context import tnpu_context
 from tnpu.diagnostics import CompileError
 from tnpu.timing.npu_config import load_npu_config
-from tnpu.ttir_import import import_ttir, verify_with_diagnostics
+from tnpu.ttir_import import import_ttir
+from tnpu.verifier import verify_with_diagnostics
 
 REFUSED = {"inline_asm_fma__triton_poi_fused_relu_0"}
 """Kernels tnpu-to-tile refuses (inline PTX); only their TTIR is checked."""

@@ -10,7 +10,8 @@ from xdsl.passes import PassPipeline
 
 from tnpu.context import tnpu_context
 from tnpu.registry import ALL_PASSES
-from tnpu.ttir_import import import_ttir, verify_with_diagnostics
+from tnpu.ttir_import import import_ttir
+from tnpu.verifier import verify_with_diagnostics
 
 GPU_ONLY_OPS = ("llvm.intr.assume", "gpu.barrier", "tt.extern_elementwise")
 

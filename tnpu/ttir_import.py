@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import re
 from graphlib import CycleError, TopologicalSorter
 
@@ -25,11 +26,16 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
     CallSiteLoc,
     ComplexType,
     FileLineColLoc,
     IndexType,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     LocationAttr,
     MemRefType,
@@ -44,6 +50,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import base
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -51,6 +58,8 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from tnpu.context import has_tnpu_dialects, tnpu_context
 from tnpu.diagnostics import CompileError, one_line, record_text_span
+from tnpu.dialects import tt
+from tnpu.verifier import verify_with_diagnostics
 
 _ALIAS_NAME = r"#[A-Za-z_][\w.$-]*"
 _ALIAS_REFERENCE = re.compile(_ALIAS_NAME)
@@ -73,18 +82,48 @@ class _BitPatternAwareElement(AttrParser._TensorLiteralElement):  # pyright: ign
     """
 
     def to_type(self, parser: AttrParser, type: Attribute):
+        hexadecimal = self.span.text[:2] in ("0x", "0X")
         if (
             isinstance(type, AnyFloat)
             and isinstance(self.value, int)
             and not isinstance(self.value, bool)
-            and self.span.text[:2] in ("0x", "0X")
+            and hexadecimal
         ):
             if self.value.bit_length() > type.bitwidth:
                 parser.raise_error(
                     "hexadecimal float constant out of range for type", self.span
                 )
             return next(type.iter_unpack(self.value.to_bytes(type.compile_time_size, "little")))
-        return super().to_type(parser, type)
+        value = super().to_type(parser, type)
+        # MLIR's checks, and its words; xDSL 0.75 fails later, inside an attribute.
+        if isinstance(type, IntegerType) and type.normalized_value(value) is None:
+            parser.raise_error("integer constant out of range for type", self.span)
+        if isinstance(type, AnyFloat) and rounds_to_infinity(value, type):
+            parser.raise_error("floating point value too large", self.span)
+        return value
+
+
+_FLOAT_FORMATS: dict[type[Attribute], tuple[int, int]] = {
+    Float16Type: (15, 10),
+    BFloat16Type: (127, 7),
+    Float32Type: (127, 23),
+}
+"""Largest exponent and fraction bits of each float type narrower than f64."""
+
+
+def rounds_to_infinity(value: float, type_: Attribute) -> bool:
+    """Whether a literal's `value`, rounded to nearest in `type_`, is an infinity.
+
+    A decimal literal that does so is refused, as MLIR refuses one too large
+    for a double: Triton prints infinities as bit patterns (`0x7F800000`).
+    """
+    if math.isinf(value):
+        return True
+    if type(type_) not in _FLOAT_FORMATS:
+        return False
+    exponent, fraction = _FLOAT_FORMATS[type(type_)]
+    # Halfway between the largest finite value and the next power of two rounds up.
+    return abs(value) >= 2.0 ** (exponent + 1) - 2.0 ** (exponent - fraction - 1)
 
 
 class _TTIRLexer(MLIRLexer):
@@ -198,12 +237,14 @@ class TTIRParser(Parser):
         self._op_names: dict[int, str] = {}
         """The name of the op starting at each offset, for errors raised while parsing it."""
         self._first_forward_use: dict[str, Span] = {}
+        self._forward_names: dict[SSAValue, str] = {}
+        """The name each forward reference was made by."""
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         self._parse_alias_definitions_first()
         self._resume_from(0)
         try:
-            return super().parse_module(allow_implicit_module)
+            module = super().parse_module(allow_implicit_module)
         except ParseError as error:
             if error.msg == "Could not parse entire input!":
                 # xDSL says this of an input without operations and of a token
@@ -222,11 +263,33 @@ class TTIRParser(Parser):
                 )
                 self.raise_error(f"use of undefined value '%{name}'", span.start, span.end)
             raise
+        self._check_forward_references_resolved(module)
+        return module
+
+    def _check_forward_references_resolved(self, module: ModuleOp) -> None:
+        """A `CompileError` at an op left with a forward reference.
+
+        xDSL 0.75 resolves a forward reference by replacing its uses; an op
+        whose region defines a value it uses itself (`scf.for` bounds defined
+        in its body) holds the reference before it has uses, and keeps it.
+        """
+        for op in module.walk():
+            for index, operand in enumerate(op.operands):
+                if isinstance(operand, ForwardDeclaredValue):
+                    name = self._forward_names.get(operand, "the value")
+                    raise CompileError(
+                        op,
+                        f"operand #{index} does not dominate this use ({name} is defined "
+                        "inside a region of this op)",
+                    )
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         values = self.ssa_values.get(operand.operand_name)
         if values is None:
             self._first_forward_use.setdefault(operand.operand_name, operand.span)
+            value = super().resolve_operand(operand, type)
+            self._forward_names[value] = operand.span.text
+            return value
         elif operand.index < len(values) and values[operand.index].type != type:
             # Name the value: the type here is often one the op inferred.
             self.raise_error(
@@ -301,10 +364,38 @@ class TTIRParser(Parser):
             return read[0]
         return super().parse_optional_location()
 
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        # A constant its type cannot hold: MLIR's check and words.  xDSL 0.75
+        # raises from inside the integer attribute, and rounds a float to infinity.
+        literal = self._current_token.span
+        hexadecimal = self._current_token.text[:2] in ("0x", "0X")
+        try:
+            attribute = super().parse_optional_builtin_int_or_float_attr()
+        except (ValueError, VerifyException):
+            self.raise_error("integer constant out of range for attribute", literal)
+        if (
+            isinstance(attribute, FloatAttr)
+            and not hexadecimal
+            and rounds_to_infinity(attribute.value.data, attribute.type)
+        ):
+            self.raise_error("floating point value too large for attribute", literal)
+        return attribute
+
     def _parse_dense_literal_type(self) -> TensorType | VectorType | MemRefType:
         # xDSL 0.75 rebuilds this type constraint for every dense literal (it
         # was a fifth of an Inductor kernel's import); here it is built once.
+        start = self._current_token.span.start
         type_ = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        # Triton's limit (TensorSizeTrait), checked before xDSL builds a splat
+        # element by element: a tensor<2147483648xi64> literal would not end.
+        count = math.prod(type_.get_shape()) if isinstance(type_, TensorType) else 0
+        if count > tt.MAX_TENSOR_ELEMENTS:
+            self.raise_error(
+                f"maximum allowed number of elements is {tt.MAX_TENSOR_ELEMENTS}, but {type_} "
+                f"has {count}",
+                start,
+                self._current_token.span.start,
+            )
         if not _DENSE_LITERAL_TYPE.verifies(type_):
             self.raise_error(
                 "Expected memref, vector or tensor type of integer, index, float, or "
@@ -385,14 +476,3 @@ def _shared_context(allow_unregistered: bool) -> Context:
     """The context `import_ttir` parses in when given none; loading the dialects
     into a fresh context costs as much as parsing a small kernel."""
     return tnpu_context(allow_unregistered=allow_unregistered)
-
-
-def verify_with_diagnostics(module: Operation) -> None:
-    """Verify `module`; on failure raise a `CompileError` naming the first bad op."""
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except VerifyException as error:
-            message = str(error.args[0] if error.args else error)
-            message = message.removeprefix("Operation does not verify: ")
-            raise CompileError(op, one_line(message)) from None

@@ -16,7 +16,7 @@ from tnpu.execution.case import TensorArg
 from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
 from tnpu.interpreters.tile import Buffer, check_interpretable, launch
 from tnpu.interpreters.tt import KernelError
-from tnpu.ttir_import import verify_with_diagnostics
+from tnpu.verifier import verify_with_diagnostics
 
 
 class TileInterpreterRung(Rung):

@@ -33,8 +33,8 @@ tt.func public @block_copy(%in: !tt.ptr<f16>, %out: !tt.ptr<f16>, %M: i64, %N: i
 // The same keywords on ordinary pointers, as Triton 3.6 printed Inductor's
 // loads (test/fixtures/corpus/triton36_samples).
 
-// CHECK-LABEL: tt.func public @cache_keywords(
-tt.func public @cache_keywords(%x: tensor<64x!tt.ptr<f32>>, %m: tensor<64xi1>) {
+// CHECK-LABEL: tt.func @cache_keywords(
+tt.func @cache_keywords(%x: tensor<64x!tt.ptr<f32>>, %m: tensor<64xi1>) {
   %zero = arith.constant dense<0.000000e+00> : tensor<64xf32>
   // CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} evictionPolicy = evict_last : tensor<64x!tt.ptr<f32>>
   // CHECK-NEXT: tt.load %{{.*}} cacheModifier = ca {isVolatile = true} : tensor<64x!tt.ptr<f32>>

@@ -82,8 +82,8 @@ tt.func public @memory(%X: !tt.ptr<f32>, %K: !tt.ptr<f32, "constant">, %A: i64, 
   tt.return
 }
 
-// CHECK-LABEL: tt.func public @atomics(
-tt.func public @atomics(%X: !tt.ptr<f32>, %I: tensor<64x!tt.ptr<i32>>, %x: tensor<64xf32>, %i: tensor<64xi32>, %m: tensor<64xi1>) {
+// CHECK-LABEL: tt.func @atomics(
+tt.func @atomics(%X: !tt.ptr<f32>, %I: tensor<64x!tt.ptr<i32>>, %x: tensor<64xf32>, %i: tensor<64xi32>, %m: tensor<64xi1>) {
   %p0 = tt.splat %X : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
   %one = arith.constant 1.000000e+00 : f32
   %true = arith.constant true
@@ -111,8 +111,8 @@ tt.func public @atomics(%X: !tt.ptr<f32>, %I: tensor<64x!tt.ptr<i32>>, %x: tenso
   tt.return
 }
 
-// CHECK-LABEL: tt.func public @compute(
-tt.func public @compute(%x: tensor<64xf32>, %y: tensor<64xf32>, %i: tensor<64xi32>, %a: tensor<32x32xf32>, %b: tensor<32x32xf32>) {
+// CHECK-LABEL: tt.func @compute(
+tt.func @compute(%x: tensor<64xf32>, %y: tensor<64xf32>, %i: tensor<64xi32>, %a: tensor<32x32xf32>, %b: tensor<32x32xf32>) {
   %acc = arith.constant dense<0.000000e+00> : tensor<32x32xf32>
   %iacc = arith.constant dense<0> : tensor<32x32xi32>
   // CHECK: tt.bitcast %{{.*}} : tensor<64xf32> -> tensor<64xi32>
@@ -175,8 +175,8 @@ tt.func public @compute(%x: tensor<64xf32>, %y: tensor<64xf32>, %i: tensor<64xi3
   tt.return
 }
 
-// CHECK-LABEL: tt.func public @mx_dot(
-tt.func public @mx_dot(%a: tensor<64x32xi8>, %sa: tensor<64x2xi8>, %b: tensor<32x64xi8>, %sb: tensor<64x2xi8>, %bf: tensor<64x64xbf16>, %c: tensor<64x64xf32>) {
+// CHECK-LABEL: tt.func @mx_dot(
+tt.func @mx_dot(%a: tensor<64x32xi8>, %sa: tensor<64x2xi8>, %b: tensor<32x64xi8>, %sb: tensor<64x2xi8>, %bf: tensor<64x64xbf16>, %c: tensor<64x64xf32>) {
   // CHECK-NEXT: tt.dot_scaled %{{.*}} scale %{{.*}}, %{{.*}} scale %{{.*}}, %{{.*}} lhs = e2m1 rhs = e2m1 {fastMath = false} : tensor<64x32xi8>, tensor<64x2xi8> * tensor<32x64xi8>, tensor<64x2xi8> -> tensor<64x64xf32>
   // CHECK-NEXT: tt.dot_scaled %{{.*}} scale %{{.*}}, %{{.*}}, %{{.*}} lhs = e2m1 rhs = bf16 {fastMath = true} : tensor<64x32xi8>, tensor<64x2xi8> * tensor<64x64xbf16> -> tensor<64x64xf32>
   %d = tt.dot_scaled %a scale %sa, %b scale %sb, %c lhs = e2m1 rhs = e2m1 {fastMath = false} : tensor<64x32xi8>, tensor<64x2xi8> * tensor<32x64xi8>, tensor<64x2xi8> -> tensor<64x64xf32>
@@ -184,8 +184,8 @@ tt.func public @mx_dot(%a: tensor<64x32xi8>, %sa: tensor<64x2xi8>, %b: tensor<32
   tt.return
 }
 
-// CHECK-LABEL: tt.func public @descriptors(
-tt.func public @descriptors(%X: !tt.ptr<f32>, %I: !tt.ptr<i32>, %arg: !tt.tensordesc<16x32xf32>, %M: i32, %N: i32, %rows: tensor<8xi32>) {
+// CHECK-LABEL: tt.func @descriptors(
+tt.func @descriptors(%X: !tt.ptr<f32>, %I: !tt.ptr<i32>, %arg: !tt.tensordesc<16x32xf32>, %M: i32, %N: i32, %rows: tensor<8xi32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64
   %s = arith.extsi %N : i32 to i64
@@ -233,8 +233,8 @@ tt.func private @sink(%p: !tt.ptr<f32>, %v: f32) attributes {noinline = true} {
   tt.return
 }
 
-// CHECK-LABEL: tt.func public @debug_and_gpu_only(
-tt.func public @debug_and_gpu_only(%x: tensor<64xf32>, %i: tensor<64xi32>, %c: i1) {
+// CHECK-LABEL: tt.func @debug_and_gpu_only(
+tt.func @debug_and_gpu_only(%x: tensor<64xf32>, %i: tensor<64xi32>, %c: i1) {
   %m = arith.cmpf oeq, %x, %x : tensor<64xf32>
   // CHECK: tt.print " values: " {hex = false, isSigned = array<i32: 0, 1>} : %{{.*}}, %{{.*}} : tensor<64xf32>, tensor<64xi32>
   // CHECK-NEXT: tt.print " here" {hex = false, isSigned = array<i32>}

@@ -40,7 +40,7 @@ tt.func public @debugging(%X: !tt.ptr<f32>) {
 // -----
 
 // The conversions probe: x.to(tl.float8e5).
-tt.func public @fp8(%x: tensor<64xf32>) {
+tt.func @fp8(%x: tensor<64xf32>) {
   // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.fp_to_fp' op cannot be lowered to the tile dialect: fp8 conversions are not modelled
   %e5 = tt.fp_to_fp %x, rounding = rtz : tensor<64xf32> -> tensor<64xf8E5M2>
   tt.return
@@ -49,7 +49,7 @@ tt.func public @fp8(%x: tensor<64xf32>) {
 // -----
 
 // The conversions probe: tl.store(ADDR.to(tl.pointer_type(tl.float32)) + r, x).
-tt.func public @int_to_ptr(%ADDR: i64, %x: tensor<64xf32>) {
+tt.func @int_to_ptr(%ADDR: i64, %x: tensor<64xf32>) {
   %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %base = tt.int_to_ptr %ADDR : i64 -> !tt.ptr<f32>
   %b = tt.splat %base : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
@@ -106,7 +106,7 @@ tt.func public @descriptor_argument(%in_desc: !tt.tensordesc<16x32xf32>) {
 // -----
 
 // The descriptors probe: desc.atomic_add([0, 0], x).
-tt.func public @descriptor_reduce(%X: !tt.ptr<f32>, %M: i32, %N: i32, %x: tensor<16x32xf32>) {
+tt.func @descriptor_reduce(%X: !tt.ptr<f32>, %M: i32, %N: i32, %x: tensor<16x32xf32>) {
   %c0_i32 = arith.constant 0 : i32
   %c1_i64 = arith.constant 1 : i64
   %n = arith.extsi %N : i32 to i64
@@ -293,7 +293,7 @@ tt.func public @while_carries_pointer(%X: !tt.ptr<f32>, %n: i32) {
 
 // tl.reduce(x, 0, _root_sum) with tl.sqrt_rn in the combine function (kernel
 // combine_with_precise_sqrt).
-tt.func public @combine_with_precise_sqrt(%x: tensor<16xf32>) {
+tt.func @combine_with_precise_sqrt(%x: tensor<16xf32>) {
   // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.reduce' op combine region holds 'tt.precise_sqrt'
   %3 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%arg2: f32, %arg3: f32):
@@ -303,5 +303,19 @@ tt.func public @combine_with_precise_sqrt(%x: tensor<16xf32>) {
     %7 = tt.precise_sqrt %6 : f32
     tt.reduce.return %7 : f32
   }) : (tensor<16xf32>) -> f32
+  tt.return
+}
+
+// -----
+
+// Triton's verifier lets a tensor source through tt.splat (its operand is any
+// TT_Type), but its frontend only splats scalars and its lowerings assume one.
+tt.func public @splat_of_a_tensor(%X: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 1 : i32, start = 0 : i32} : tensor<1xi32>
+  %p = tt.splat %X : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>
+  %q = tt.addptr %p, %r : tensor<1x!tt.ptr<f32>>, tensor<1xi32>
+  %x = tt.load %q : tensor<1x!tt.ptr<f32>>
+  // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.splat' op cannot be lowered to the tile dialect: its source is a tensor (tensor<1xf32>); tt.splat broadcasts a scalar, tt.broadcast a tensor
+  %y = tt.splat %x : tensor<1xf32> -> tensor<64xf32>
   tt.return
 }

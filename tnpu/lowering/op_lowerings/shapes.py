@@ -29,6 +29,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from tnpu.diagnostics import CompileError
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
 from tnpu.lowering import affine
@@ -65,6 +66,14 @@ def lower_make_range(lowering: KernelLowering, op: tt.MakeRangeOp) -> None:
 def lower_splat(lowering: KernelLowering, op: tt.SplatOp) -> None:
     result_type = op.result.type
     assert isinstance(result_type, TensorType)
+    if isinstance(op.src.type, TensorType):
+        # Triton's verifier lets a tensor through, but its frontend and
+        # lowerings only ever splat a scalar: a tensor has no meaning here.
+        raise CompileError(
+            op,
+            f"cannot be lowered to the tile dialect: its source is a tensor ({op.src.type}); "
+            "tt.splat broadcasts a scalar, tt.broadcast a tensor",
+        )
     shape = result_type.get_shape()
     pointer = lowering.values[op.src].pointer
     if pointer is not None:
