@@ -7,17 +7,27 @@ variable name Triton recorded).  `CompileError` carries the op and prints
 both, on one line:
 
     kernel.ttir:45:5: error: 'tt.load' op mask type ... (kernel.py:47:14, tmp0)
+
+A failure that is not a diagnostic is a bug of tnpu.  Each stage (a pass, a
+backend's compile step) runs under `compiling(stage)`, which turns such an
+exception into an `InternalError` that still fits on one line and names
+the stage and the op it was working on:
+
+    internal error in ttir-to-tile at 'tt.splat' (kernel.ttir:12:5): KeyError: ...
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from xdsl.dialects.builtin import (
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
+    ModuleOp,
     NameLoc,
     UnknownLoc,
 )
@@ -35,12 +45,24 @@ def record_text_span(op: Operation, span: Span) -> None:
     _TEXT_SPANS[op] = span
 
 
+def share_text_position(source: Operation, op: Operation) -> None:
+    """Give `op` (made by a pass from `source`) the position `source` has in its text."""
+    current: Operation | None = source
+    while current is not None and current not in _TEXT_SPANS:
+        current = current.parent_op()
+    if current is not None:
+        _TEXT_SPANS[op] = _TEXT_SPANS[current]
+
+
 def text_position(op: Operation) -> str | None:
-    """`file:line:col` of `op` (or its nearest imported ancestor) in its TTIR text."""
+    """`file:line:col` of `op` (or its nearest imported ancestor) in its TTIR text.
+
+    A module's own position (its first line) is never an op's inside it.
+    """
     current: Operation | None = op
     while current is not None:
         span = _TEXT_SPANS.get(current)
-        if span is not None:
+        if span is not None and (current is op or not isinstance(current, ModuleOp)):
             where = span.get_location()
             return f"{where.file}:{where.line}:{where.col}"
         current = current.parent_op()
@@ -116,3 +138,47 @@ def format_parse_error(error: ParseError) -> str:
     message = one_line(error.msg)
     message = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in message)
     return f"{where.file}:{where.line}:{where.col}: error: {message}"
+
+
+class InternalError(Exception):
+    """A bug of tnpu met in a stage of compilation: the stage, the op, the exception; one line."""
+
+    def __init__(self, stage: str, op: Operation | None, error: Exception):
+        self.stage = stage
+        self.op = op
+        where = ""
+        if op is not None:
+            position = text_position(op)
+            where = f" at '{op.name}'" + (f" ({position})" if position else "")
+        super().__init__(
+            f"internal error in {stage}{where}: {type(error).__name__}: {one_line(error)[:300]}"
+        )
+
+
+@contextmanager
+def compiling(stage: str) -> Iterator[None]:
+    """Run a stage of compilation; an exception that is not a diagnostic becomes an
+    `InternalError` naming `stage` and the op it happened at.
+
+    The op is read off the traceback: the innermost frame with an `Operation`
+    called `op` (how xDSL's patterns and tnpu's lowerings name the op they
+    work on), preferring an op of the input text to one a pass made.
+    """
+    try:
+        yield
+    except (DiagnosticException, InternalError):
+        raise
+    except Exception as error:  # noqa: BLE001  (every other exception is a bug: named, one line)
+        raise InternalError(stage, _op_at_fault(error), error) from error
+
+
+def _op_at_fault(error: BaseException) -> Operation | None:
+    ops: list[Operation] = []
+    traceback = error.__traceback__
+    while traceback is not None:
+        op = traceback.tb_frame.f_locals.get("op")
+        if isinstance(op, Operation):
+            ops.append(op)
+        traceback = traceback.tb_next
+    from_text = [op for op in ops if op in _TEXT_SPANS]
+    return (from_text or ops or [None])[-1]

@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import ParseError
 
 import tnpu
 from tnpu.compiler.kernel import Kernel, compile_ttir
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, InternalError
 from tnpu.lowering.pipeline import TnpuToTilePipeline
 from tnpu.timing.launch import Launch
 from tnpu.timing.npu_config import load_npu_config, npu_config_from_mapping
@@ -151,3 +151,30 @@ def test_tnpu_opt_prints_what_the_api_compiles(name):
     for preset in ("tpuv3", "tpuv6e"):
         npu_ir = run_tnpu_opt(str(path), "-p", f"tnpu-to-npu{{config={preset}}}")
         assert npu_ir.rstrip() == print_module(kernel.npu_tile(load_npu_config(preset)))
+
+
+def test_a_bug_in_a_pass_is_one_line_naming_the_pass_and_the_op(monkeypatch):
+    """An exception that is not a diagnostic is an internal error: the pass, the TTIR op
+    it was lowering and its line, the exception; through the API and tnpu-opt alike."""
+    from tnpu.dialects import tt
+    from tnpu.lowering.ttir_to_tile import LOWERINGS
+
+    def broken(lowering, op):  # noqa: ANN001, ANN202
+        return {}[op.name]
+
+    monkeypatch.setitem(LOWERINGS, tt.MakeRangeOp, broken)
+    text = SOFTMAX.read_text()
+    with pytest.raises(InternalError) as error:
+        compile_ttir(text, source="softmax.ttir")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "tt.make_range" in row)
+    assert str(error.value) == (
+        f"internal error in ttir-to-tile at 'tt.make_range' (softmax.ttir:{line}:5): KeyError: 'tt.make_range'"
+    )
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exit:
+        tnpu_opt([str(SOFTMAX), "-p", "tnpu-to-tile"])
+    assert exit.value.code == 1
+    assert err.getvalue().count("\n") == 1
+    assert err.getvalue().startswith(
+        f"tnpu-opt: internal error in ttir-to-tile at 'tt.make_range' ({SOFTMAX}:{line}:5): KeyError"
+    )

@@ -81,7 +81,9 @@ def test_a_rung_that_crashes_is_an_error_in_the_record(monkeypatch):
     case = load_case(ROOT / "examples" / "vector_add")
     result = run_case(case, mode="qemu")
     statuses = {r.name: (r.status, r.message) for r in result.rungs}
-    assert statuses["qemu"] == ("error", "internal error: RuntimeError: backend_riscv: out of scratch registers")
+    assert statuses["qemu"] == (
+        "error", "internal error in backend_riscv: RuntimeError: backend_riscv: out of scratch registers"
+    )
     assert statuses["ttir"][0] == statuses["tile"][0] == "ok"
     assert result.stage_reached == "tile" and result.match is True
     assert result.to_json()["error"].startswith("qemu: internal error")

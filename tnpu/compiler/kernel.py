@@ -35,10 +35,10 @@ from tnpu.backend_riscv.launch import KernelSpec, LaunchResult, build_elf, launc
 from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
 from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
 from tnpu.context import tnpu_context
-from tnpu.diagnostics import CompileError, clone_keeping_text_positions
+from tnpu.diagnostics import CompileError, clone_keeping_text_positions, compiling
 from tnpu.dialects import tile
 from tnpu.interpreters.kernel import kernel_function
-from tnpu.lowering.pipeline import TnpuToTilePipeline
+from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.timer import KernelTimer
 from tnpu.ttir_import import import_ttir
@@ -119,9 +119,7 @@ class Kernel:
 
     def timer(self, npu: NPUConfig) -> KernelTimer:
         """A `KernelTimer` of the kernel on `npu`; `.time(Launch(grid, arguments))` times a launch."""
-        return self._once(
-            ("timer", npu), lambda: KernelTimer(find_tile_kernel(self.npu_tile(npu), self.name), npu)
-        )
+        return self._once(("timer", npu), lambda: self._timer(npu))
 
     def _lower(self) -> ModuleOp:
         assert self.ttir is not None, "a kernel from tile IR is never lowered"
@@ -131,14 +129,19 @@ class Kernel:
 
     def _compile_rvv(self) -> RvvKernel:
         module = self._transformed(self.tile, RVV_STEPS)
-        (code,) = compile_module(find_tile_kernel(module, self.name))
+        with compiling("backend_riscv"):
+            (code,) = compile_module(find_tile_kernel(module, self.name))
         return RvvKernel(module, code)
+
+    def _timer(self, npu: NPUConfig) -> KernelTimer:
+        kernel = find_tile_kernel(self.npu_tile(npu), self.name)
+        with compiling("timing"):
+            return KernelTimer(kernel, npu)
 
     def _transformed(self, module: ModuleOp, steps: Sequence[ModulePass]) -> ModuleOp:
         """A clone of `module` after `steps`."""
-        result = module.clone()
-        for step in steps:
-            step.apply(self._context, result)
+        result = clone_keeping_text_positions(module)
+        apply_passes(self._context, result, steps)
         return result
 
     def _once(self, key: object, build: Callable[[], T]) -> T:

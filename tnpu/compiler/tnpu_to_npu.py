@@ -10,7 +10,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.diagnostics import one_line
-from tnpu.lowering.pipeline import TnpuToTilePipeline
+from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 
@@ -49,6 +49,4 @@ class TnpuToNpuPipeline(ModulePass):
             npu = load_npu_config(self.config)
         except NPUConfigError as error:
             raise DiagnosticException(f"tnpu-to-npu: config: {one_line(error)}") from None
-        TnpuToTilePipeline().apply(ctx, op)
-        for step in npu_steps(native_math(npu)):
-            step.apply(ctx, op)
+        apply_passes(ctx, op, (TnpuToTilePipeline(), *npu_steps(native_math(npu))))

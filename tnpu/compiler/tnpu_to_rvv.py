@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from tnpu.backend_riscv.target import NATIVE_MATH
-from tnpu.lowering.pipeline import TnpuToTilePipeline
+from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
@@ -36,6 +36,4 @@ class TnpuToRvvPipeline(ModulePass):
     name = "tnpu-to-rvv"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        TnpuToTilePipeline().apply(ctx, op)
-        for step in RVV_STEPS:
-            step.apply(ctx, op)
+        apply_passes(ctx, op, (TnpuToTilePipeline(), *RVV_STEPS))

@@ -23,7 +23,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from tnpu.compiler.kernel import Kernel
-from tnpu.diagnostics import CompileError, one_line
+from tnpu.diagnostics import CompileError, InternalError, one_line
 from tnpu.execution.case import Case, TensorArg
 from tnpu.execution.inputs import KernelInputs
 from tnpu.execution.oracle import Oracle, OracleError, OracleRequest, TensorData
@@ -77,6 +77,8 @@ class Rung(ABC):
         start = time.perf_counter()
         try:
             result = self.execute(context)
+        except InternalError as error:  # a compiler bug, already naming its stage and op
+            result = RungResult(self.name, "error", message=one_line(error))
         except Exception as error:  # noqa: BLE001  (any bug of the rung is recorded, not raised)
             result = RungResult(self.name, "error", message=f"internal error: {type(error).__name__}: {error}")
         result.seconds = time.perf_counter() - start

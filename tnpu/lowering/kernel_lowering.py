@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, LocationAttr, Tensor
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, share_text_position
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
 from tnpu.dialects.dispatch import entry_for
@@ -84,7 +84,10 @@ class KernelLowering:
         self.op: Operation = func
         """The op being lowered, which diagnostics name."""
         self.location: LocationAttr = func.location
-        self.builder = Builder(InsertPoint.at_end(Block()))
+        self.builder = Builder(
+            InsertPoint.at_end(Block()),
+            operation_insertion_handler=[lambda new: share_text_position(self.op, new)],
+        )
         self.emit = IndexEmitter(self.builder, lambda: self.location, self.check_non_negative)
         self.facts = ScalarFacts(func)
 
@@ -112,6 +115,7 @@ class KernelLowering:
         name = self.func.sym_name.data
         kernel = tile.KernelOp(name, arg_types, Region(block), self.func.arg_attrs)
         kernel.location = self.func.location
+        share_text_position(self.func, kernel)
         self.builder.insertion_point = InsertPoint.at_end(block)
         self.lower_block(entry)
         return kernel

@@ -1,7 +1,8 @@
-"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR."""
+"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR; `apply_passes`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -12,6 +13,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
+from tnpu.diagnostics import compiling
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
@@ -30,14 +32,24 @@ class TnpuToTilePipeline(ModulePass):
     name = "tnpu-to-tile"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for step in (
-            StripGpuOnlyPass(),
-            LowerLibdevicePass(),
-            StructureEarlyReturnPass(),
-            TTIRToTilePass(),
-            DeadCodeElimination(),
-            FuseTileMapsPass(),
-            CommonSubexpressionElimination(),
-            DeadCodeElimination(),
-        ):
-            step.apply(ctx, op)
+        apply_passes(
+            ctx,
+            op,
+            (
+                StripGpuOnlyPass(),
+                LowerLibdevicePass(),
+                StructureEarlyReturnPass(),
+                TTIRToTilePass(),
+                DeadCodeElimination(),
+                FuseTileMapsPass(),
+                CommonSubexpressionElimination(),
+                DeadCodeElimination(),
+            ),
+        )
+
+
+def apply_passes(ctx: Context, module: ModuleOp, passes: Iterable[ModulePass]) -> None:
+    """Apply `passes` in order; a bug in one is an `InternalError` naming it and its op."""
+    for step in passes:
+        with compiling(step.name):
+            step.apply(ctx, module)

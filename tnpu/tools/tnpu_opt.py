@@ -7,7 +7,10 @@ Every flag is `xdsl-opt`'s.  What differs:
 * `arith`, `llvm` and `gpu` are tnpu's tensor-capable versions;
 * errors are one line, `file:line:col: error: message`, exit code 1 (with
   `--verify-diagnostics` or `--parsing-diagnostics` the line goes to stdout
-  and the exit code is 0, as in `xdsl-opt`); never a Python traceback.
+  and the exit code is 0, as in `xdsl-opt`); never a Python traceback.  A
+  bug of tnpu is one line too, naming the pass (or target) and the op it
+  met it at: `tnpu-opt: internal error in ttir-to-tile at 'tt.load'
+  (k.ttir:9:5): KeyError: ...`.
 """
 
 from __future__ import annotations
@@ -27,9 +30,11 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tnpu import __version__
 from tnpu.context import register_dialects
-from tnpu.diagnostics import format_parse_error, one_line
+from tnpu.diagnostics import InternalError, compiling, format_parse_error, one_line
+from tnpu.lowering.pipeline import apply_passes
 from tnpu.registry import ALL_PASSES, ALL_TARGETS
-from tnpu.ttir_import import decode_ttir, import_ttir, verify_with_diagnostics
+from tnpu.ttir_import import decode_ttir, import_ttir
+from tnpu.verifier import verify_with_diagnostics
 
 DESCRIPTION = """\
 tnpu's optimizer driver: xdsl-opt with the Triton (tt) and tile dialects,
@@ -63,6 +68,20 @@ class TnpuOptMain(xDSLOptMain):
         arg_parser.formatter_class = _HelpFormatter
         super().register_all_arguments(arg_parser)
         arg_parser.epilog = _PASS_LIST
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        # xDSL's PassPipeline.apply, with each pass named in an internal error.
+        passes = self.pipeline.passes
+        callback = self.pipeline.callback
+        assert callback is not None
+        for previous, step in zip((None, *passes), passes):
+            callback(previous, prog, step)
+            apply_passes(self.ctx, prog, (step,))
+        callback(passes[-1] if passes else None, prog, None)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        with compiling(self.args.target):
+            return super().output_resulting_program(prog)
 
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
@@ -180,11 +199,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except Exception as error:  # an internal error: still one line
         if os.environ.get("TNPU_TRACEBACK"):
             raise
-        print(
-            f"tnpu-opt: internal error: {type(error).__name__}: "
-            f"{one_line(error)[:500]} (set TNPU_TRACEBACK=1 for details)",
-            file=sys.stderr,
-        )
+        if not isinstance(error, InternalError):
+            error = InternalError("tnpu-opt", None, error)
+        print(f"tnpu-opt: {one_line(error)[:600]} (set TNPU_TRACEBACK=1 for details)", file=sys.stderr)
         raise SystemExit(1) from None
 
 
