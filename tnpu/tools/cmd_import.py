@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tnpu.diagnostics import format_parse_error, one_line
-from tnpu.tools.command_line import UserError
+from tnpu.tools.command_line import output_file, read_input
 from tnpu.ttir_import import decode_ttir, import_ttir
 
 HELP = "import, verify and print a TTIR file"
@@ -24,7 +23,7 @@ HELP = "import, verify and print a TTIR file"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a .ttir file, or - for standard input")
-    parser.add_argument("-o", "--output", help="write here instead of stdout")
+    parser.add_argument("-o", "--output", help="write here instead of stdout (- for stdout)")
     parser.add_argument("--generic", action="store_true", help="print the generic op form")
     parser.add_argument(
         "--debuginfo", action="store_true", help="print each op's source location"
@@ -32,28 +31,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.file == "-":
-        data, name = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        path = Path(args.file)
-        if not path.is_file():
-            raise UserError(f"{path}: no such file")
-        data, name = path.read_bytes(), str(path)
+    data, name = read_input(args.file)
     try:
         module = import_ttir(decode_ttir(data, name), name)
     except ParseError as error:
         return _report(format_parse_error(error))
     except DiagnosticException as error:
         return _report(one_line(error))
-    out = open(args.output, "w") if args.output else sys.stdout
-    try:
+    with output_file(args.output) as out:
         Printer(
             stream=out, print_generic_format=args.generic, print_debuginfo=args.debuginfo
         ).print_op(module)
         out.write("\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return 0
 
 

@@ -37,8 +37,10 @@ from tnpu.tools.command_line import (
     UserError,
     literal,
     parse_assignment,
+    STANDARD_STREAM,
     parse_assignments,
     parse_target,
+    read_input,
 )
 
 HELP = "run a kernel on every rung and compare the results"
@@ -47,7 +49,7 @@ _TENSOR = re.compile(r"^(\w+)\[([\d,\s]*)\](?:/([\d,\s]+))?$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("case", help="a case directory, a .ttir file, or FILE.py:FUNCTION")
+    parser.add_argument("case", help="a case directory, a .ttir file (- for stdin), or FILE.py:FUNCTION")
     parser.add_argument(
         "--exec", choices=["interp", "qemu", "none"], default="interp", dest="mode",
         help="interp: the interpreters (default); qemu: also the compiled code; none: import only",
@@ -87,6 +89,9 @@ def case_from_options(args: argparse.Namespace) -> Case:
     """A case for a kernel file described by --grid, --arg, --signature, --constexpr."""
     file, _, function = args.case.rpartition(":") if ".py:" in args.case else (args.case, "", "")
     path = Path(file)
+    if file == STANDARD_STREAM:  # a .ttir kernel on standard input, kept as a file for the rungs
+        path = Path(tempfile.mkdtemp(prefix="tnpu-run-")) / "stdin.ttir"
+        path.write_bytes(read_input(file)[0])
     if not path.is_file():
         raise CaseError(f"{path}: no such file")
     if args.grid is None:

@@ -14,7 +14,6 @@ Triton's locations, goes to stdout.  Examples:
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from tnpu.frontend import (
@@ -24,7 +23,7 @@ from tnpu.frontend import (
     compile_to_ttir,
     load_jit_function,
 )
-from tnpu.tools.command_line import UserError, literal, parse_assignments, parse_target
+from tnpu.tools.command_line import UserError, literal, output_file, parse_assignments, parse_target
 
 HELP = "compile a Triton kernel to TTIR"
 
@@ -47,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Triton target as BACKEND:ARCH, e.g. cuda:90 (default: the case's target, "
         "else cuda:80, what Inductor's corpus used)",
     )
-    parser.add_argument("-o", "--output", help="write the TTIR here instead of stdout")
+    parser.add_argument("-o", "--output", help="write the TTIR here instead of stdout (- for stdout)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
         ttir = compile_to_ttir(source, target)
     except FrontendError as error:
         raise UserError(str(error)) from None
-    if args.output:
-        Path(args.output).write_text(ttir)
-    else:
-        sys.stdout.write(ttir)
+    with output_file(args.output) as out:
+        out.write(ttir)
     return 0

@@ -1,4 +1,5 @@
-"""What `tnpu`'s subcommands share: the one-line error, NAME=VALUE options, a Triton target.
+"""What `tnpu`'s subcommands share: the one-line error, NAME=VALUE options, a Triton target,
+`-` for the standard streams.
 
 A subcommand raises `UserError` for bad input or a refused kernel;
 `tnpu_main` prints it as one line and exits with code 1.
@@ -7,8 +8,16 @@ A subcommand raises `UserError` for bad input or a refused kernel;
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
 
 from tnpu.frontend import DEFAULT_TARGET
+
+STANDARD_STREAM = "-"
+"""The file name of standard input or output, as for every Unix filter and mlir-opt."""
 
 
 class UserError(Exception):
@@ -56,3 +65,23 @@ def parse_target(text: str | None) -> tuple[str, int, int]:
     if not backend or not arch.isdigit():
         raise UserError(f"--target '{text}' is not BACKEND:ARCH, e.g. cuda:80")
     return (backend, int(arch), DEFAULT_TARGET[2])
+
+
+@contextmanager
+def output_file(name: str | None) -> Iterator[IO[str]]:
+    """The text file `-o NAME` names: standard output for none or `-`."""
+    if name is None or name == STANDARD_STREAM:
+        yield sys.stdout
+    else:
+        with open(name, "w") as stream:
+            yield stream
+
+
+def read_input(name: str) -> tuple[bytes, str]:
+    """The bytes of the file `name` (standard input for `-`) and the name diagnostics give it."""
+    if name == STANDARD_STREAM:
+        return sys.stdin.buffer.read(), "<stdin>"
+    path = Path(name)
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    return path.read_bytes(), str(path)

@@ -4,6 +4,7 @@ Every flag is `xdsl-opt`'s.  What differs:
 
 * input (`.mlir`, `.ttir` or stdin) goes through tnpu's TTIR importer, so
   Triton's trailing `#loc` aliases parse and ops remember their position;
+  `-` names standard input, and `-o -` standard output, as for mlir-opt;
 * `arith`, `llvm` and `gpu` are tnpu's tensor-capable versions;
 * errors are one line, `file:line:col: error: message`, exit code 1 (with
   `--verify-diagnostics` or `--parsing-diagnostics` the line goes to stdout
@@ -68,6 +69,17 @@ class TnpuOptMain(xDSLOptMain):
         arg_parser.formatter_class = _HelpFormatter
         super().register_all_arguments(arg_parser)
         arg_parser.epilog = _PASS_LIST
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file == "-":
+            return sys.stdin.buffer, "mlir"
+        return super().get_input_stream()
+
+    def get_input_name(self) -> str:
+        return "<stdin>" if self.args.input_file in (None, "-") else self.args.input_file
+
+    def prepare_output(self) -> IO[str]:
+        return sys.stdout if self.args.output_file == "-" else super().prepare_output()
 
     def apply_passes(self, prog: ModuleOp) -> None:
         # xDSL's PassPipeline.apply, with each pass named in an internal error.
