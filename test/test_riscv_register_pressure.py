@@ -1,8 +1,13 @@
-"""The vector register pressure of elementwise programs, and the LMUL chosen from it.
+"""Register pressure: vector groups of elementwise programs and the LMUL chosen from
+them; integer registers of programs reading many streams.
 
-The estimate is computed before any code is written and the program is
-written once; it must be exactly what `VectorRegisters` then hands out
-(more would pick a smaller LMUL than needed, less would run out).
+The vector estimate is computed before any code is written and the program
+is written once; it must be exactly what `VectorRegisters` then hands out
+(more would pick a smaller LMUL than needed, less would run out).  A
+program reading more streams than there are integer registers for their
+pointers rematerialises the addresses of the rest (the pattern of a
+pointwise Llama attention kernel); an op whose code still needs more
+scalar registers at once than there are is refused, naming it.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from pathlib import Path
 import pytest
 from xdsl.parser import Parser
 
-from tnpu.backend_riscv import elementwise
+from test_riscv_language import check_every_rung, kernel_case, oracle, tensor
+
+from tnpu.backend_riscv import asm, elementwise
 from tnpu.backend_riscv.codegen import compile_module
 from tnpu.backend_riscv.elements import element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, elementwise_pressure
@@ -21,6 +28,8 @@ from tnpu.backend_riscv.vector_registers import VectorRegisters, usable_groups
 from tnpu.context import tnpu_context
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
+
+__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
 
 LIT_INPUTS = sorted((Path(__file__).parent / "backend_riscv").glob("*.mlir"))
 
@@ -163,3 +172,49 @@ def test_the_estimate_is_what_the_allocator_hands_out(emissions) -> None:
         compile_module(_parse(text))
     assert any(peak > usable_groups(64) for _, peak in emissions)  # some programs need m4 or less
     assert [estimate for estimate, _ in emissions] == [peak for _, peak in emissions]
+
+
+def _many_streams_kernel(count: int) -> str:
+    """A map of `count` streamed tiles, summed."""
+    arguments = ", ".join(f"%in{i}: !tile.buffer<f32>" for i in range(count))
+    loads = "\n".join(
+        f"  %t{i} = tile.load %in{i}[0] strides [1] : !tile.buffer<f32> -> tensor<40xf32>" for i in range(count)
+    )
+    operands = ", ".join(f"%t{i}" for i in range(count))
+    block = ", ".join(f"%x{i}: f32" for i in range(count))
+    sums = "\n".join(f"    %s{i} = arith.addf %s{i - 1}, %x{i} : f32" for i in range(1, count))
+    return f"""
+tile.kernel @k({arguments}, %out: !tile.buffer<f32>) {{
+{loads}
+  %r = tile.map {operands} : {", ".join(["tensor<40xf32>"] * count)} -> tensor<40xf32> {{
+  ^bb0({block}):
+    %s0 = arith.addf %x0, %x0 : f32
+{sums}
+    tile.yield %s{count - 1} : f32
+  }}
+  tile.store %r, %out[0] strides [1] : tensor<40xf32>, !tile.buffer<f32>
+  tile.return
+}}"""
+
+
+def test_streams_beyond_the_integer_registers_are_addressed_where_read() -> None:
+    (kernel,) = compile_module(_parse(_many_streams_kernel(40)))
+    loop = kernel.assembly.split("# tile.map")[1].split("    # ")[0]  # up to the next op
+    assert loop.count("vle32.v") == 40
+    pointers = {line.split("(")[1].rstrip(")") for line in loop.splitlines() if "vle32.v" in line}
+    assert len(pointers) < 26  # registers are reused: the rest are rematerialised
+
+
+def test_an_op_needing_more_scalar_registers_than_there_are_is_refused(monkeypatch) -> None:
+    monkeypatch.setattr(asm, "INT_SCRATCH", asm.INT_SCRATCH[:4])
+    with pytest.raises(CompileError) as refusal:
+        compile_module(_parse(_many_streams_kernel(2)))
+    assert "cannot be compiled for RISC-V: its code needs more than the 4 integer registers at once" in str(
+        refusal.value
+    )
+
+
+def test_a_pointwise_kernel_with_many_loads_runs(tmp_path, oracle) -> None:
+    """The attention pattern through every rung, qemu at every VLEN included, with a tail."""
+    arguments = {f"X{i}": tensor("float32", 1000) for i in range(24)} | {"Out": tensor("float32", 1000), "n": 1000}
+    check_every_rung(kernel_case(tmp_path, "many_loads", arguments, {"BLOCK": 256}, (4,)), oracle)

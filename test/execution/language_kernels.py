@@ -198,3 +198,20 @@ def f64_math(X, Y, BLOCK: tl.constexpr):
     tl.store(Y + BLOCK + r, tl.sin(x * 1e5) * tl.cos(x))
     tl.store(Y + 2 * BLOCK + r, tl.math.erf(x) + tl.exp2(x) - tl.log2(tl.abs(x) + 1.0))
     tl.store(Y + 3 * BLOCK + r, tl.math.rsqrt(tl.abs(x) + 0.5) + tl.sqrt(tl.abs(x)))
+
+
+@triton.jit
+def many_loads(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15,
+               X16, X17, X18, X19, X20, X21, X22, X23, Out, n, BLOCK: tl.constexpr):
+    """The pattern of a pointwise Llama attention kernel (Inductor's
+    `triton_poi_fused__scaled_dot_product_efficient_attention_...`): one body
+    reading 24 buffers, here products of pairs summed, as rotary embeddings do."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    acc = tl.load(X0 + offs, m) * tl.load(X1 + offs, m) + tl.load(X2 + offs, m) * tl.load(X3 + offs, m)
+    acc += tl.load(X4 + offs, m) * tl.load(X5 + offs, m) + tl.load(X6 + offs, m) * tl.load(X7 + offs, m)
+    acc += tl.load(X8 + offs, m) * tl.load(X9 + offs, m) + tl.load(X10 + offs, m) * tl.load(X11 + offs, m)
+    acc += tl.load(X12 + offs, m) * tl.load(X13 + offs, m) + tl.load(X14 + offs, m) * tl.load(X15 + offs, m)
+    acc += tl.load(X16 + offs, m) * tl.load(X17 + offs, m) + tl.load(X18 + offs, m) * tl.load(X19 + offs, m)
+    acc += tl.load(X20 + offs, m) * tl.load(X21 + offs, m) + tl.load(X22 + offs, m) * tl.load(X23 + offs, m)
+    tl.store(Out + offs, acc, m)

@@ -3,8 +3,9 @@
 Code is emitted op by op.  No value lives in a scalar register across tile
 ops (values live in the scratchpad, see `storage`), so registers are only
 needed for the duration of one op's loop nest: `AsmWriter.ints()` hands out
-scratch registers and takes them back when the op is done, and running out
-is a compiler bug, not a property of the kernel.
+scratch registers and takes them back when the op is done.  An op that
+asks for more than there are at once (`OutOfRegisters`) is refused by the
+code generator, naming it.
 """
 
 from __future__ import annotations
@@ -36,16 +37,24 @@ def fits_imm12(value: int) -> bool:
     return -2048 <= value < 2048
 
 
+class OutOfRegisters(Exception):
+    """An op's code needs more scratch registers of a class at once than there are."""
+
+
 @dataclass
 class RegisterPool:
     """Scratch registers of one class, handed out last-freed-first."""
 
+    kind: str
     free: list[str]
     ever_used: set[str] = field(default_factory=set)
 
+    def __post_init__(self) -> None:
+        self.size = len(self.free)
+
     def take(self, count: int) -> list[str]:
         if count > len(self.free):
-            raise RuntimeError("backend_riscv: out of scratch registers")
+            raise OutOfRegisters(f"needs more than the {self.size} {self.kind} registers at once")
         # Take from the front so caller-saved registers go first.
         taken, self.free = self.free[:count], self.free[count:]
         self.ever_used.update(taken)
@@ -62,8 +71,8 @@ class AsmWriter:
         self.lines: list[str] = []
         self._prefix = symbol_prefix
         self._label_numbers = itertools.count()
-        self.int_pool = RegisterPool(list(INT_SCRATCH))
-        self.float_pool = RegisterPool(list(FLOAT_SCRATCH))
+        self.int_pool = RegisterPool("integer", list(INT_SCRATCH))
+        self.float_pool = RegisterPool("float", list(FLOAT_SCRATCH))
 
     # -- lines ----------------------------------------------------------------
 

@@ -19,7 +19,8 @@ Anything without a lowering raises `CompileError` naming the op.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
@@ -32,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv import transfers, vector_unit
-from tnpu.backend_riscv.asm import SCRATCHPAD_BASE, AsmWriter
+from tnpu.backend_riscv.asm import SCRATCHPAD_BASE, AsmWriter, OutOfRegisters
 from tnpu.backend_riscv.elements import Element, element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
 from tnpu.backend_riscv.emitter import KernelEmitter
@@ -231,7 +232,8 @@ class KernelCodegen(KernelEmitter):
                     slot = self.new_place(result, op)
                     outputs.append((result, Stream(slot.element, slot.offset)))
         self.asm.comment(f"scalar ops: {', '.join(op.name for op in ops)}")
-        emit_elementwise(self.asm, ElementwiseProgram(ops, inputs, outputs, 1, ops[0]))
+        with refused_if_out_of_registers(ops[0]):
+            emit_elementwise(self.asm, ElementwiseProgram(ops, inputs, outputs, 1, ops[0]))
 
     def _bind_constant(self, op: Operation) -> bool:
         """Bind a scalar constant's value at compile time; False for other ops."""
@@ -249,7 +251,8 @@ class KernelCodegen(KernelEmitter):
         if handler is None:
             raise CompileError(op, "has no RISC-V lowering")
         self.asm.comment(op.name)
-        handler(self, op)  # type: ignore[operator]
+        with refused_if_out_of_registers(op):
+            handler(self, op)  # type: ignore[operator]
 
     # -- grid and buffers -----------------------------------------------------
 
@@ -405,6 +408,15 @@ class KernelCodegen(KernelEmitter):
 
     def _return(self, op: tile.ReturnOp) -> None:
         pass
+
+
+@contextmanager
+def refused_if_out_of_registers(op: Operation) -> Iterator[None]:
+    """Refuse `op`, naming it, if its code needs more scratch registers at once than there are."""
+    try:
+        yield
+    except OutOfRegisters as error:
+        raise CompileError(op, f"cannot be compiled for RISC-V: its code {error}") from None
 
 
 def _bits_element(element: Element) -> Element:

@@ -19,7 +19,11 @@ is the largest whose groups hold the program's register pressure
 registers come from `vector_registers.VectorRegisters`, the float
 conversions and roundings from `float_algorithms`.  Uniform values are
 hoisted into integer (bits) and float registers before the loop while
-registers last.
+registers last.  So are stream pointers, advanced each trip; once
+`STREAM_RESERVE` integer registers are all that is left, a stream's
+address is rematerialised where it is read or written instead, from the
+count of elements already done (a kernel with many loads, as Inductor
+fuses them, never runs out).
 """
 
 from __future__ import annotations
@@ -167,12 +171,19 @@ def _converts_half_float(op: Operation, anchor: Operation) -> bool:
     return any(_element(value, anchor).half_float for value in (*op.operands, *op.results))
 
 
+STREAM_RESERVE = 12
+"""Integer registers kept free for the ops of a loop (their temporaries, rematerialised
+addresses) when handing out stream pointers."""
+
+
 @dataclass
 class _Pending:
     """A stream: an input not yet loaded in this trip, or an output.
 
-    `pointer` is None for a one-element program, whose streams are
-    addressed where used rather than holding a register each.
+    `pointer` is None for a stream addressed where it is used (see
+    `_address`): every stream of a one-element program, and those of a
+    loop left without a register.  `stride` holds a strided stream's
+    stride while `pointer` does.
     """
 
     stream: Stream
@@ -278,6 +289,8 @@ class _ElementwiseLowering:
         self.current_bits = widest
         self.op_scope = ExitStack()
         """Scalar temporaries of the op being selected."""
+        self.done: str | None = None
+        """Elements of the loop done before this trip, once a stream is addressed where used."""
 
     # -- driver ---------------------------------------------------------------
 
@@ -301,6 +314,8 @@ class _ElementwiseLowering:
                 for pending in [*self.values.values(), *(o for _, o in outputs)]:
                     if isinstance(pending, _Pending) and pending.pointer is not None:
                         loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
+                if self.done is not None:
+                    loop.advance(self.done, 1)
                 for index, op in enumerate(program.ops):
                     if not isinstance(op, arith.ConstantOp):
                         self._lower(op)
@@ -315,6 +330,12 @@ class _ElementwiseLowering:
         if self.program.count == 1:
             return _Pending(stream, None, None)
         asm = self.asm
+        wanted = 1 if stream.stride is None else 2
+        if len(asm.int_pool.free) - wanted < STREAM_RESERVE:
+            if self.done is None:
+                (self.done,) = scope.enter_context(asm.ints(1))
+                asm.li(self.done, 0)
+            return _Pending(stream, None, None)
         (pointer,) = scope.enter_context(asm.ints(1))
         asm.scratch_address(pointer, stream.offset)
         if stream.base is not None:
@@ -419,15 +440,32 @@ class _ElementwiseLowering:
         return VectorValue(register, element)
 
     def _address(self, pending: _Pending) -> str:
-        """The stream's pointer, or for a one-element program its element's address."""
+        """The stream's pointer, or the address of its first element of this trip,
+        computed here (rematerialised) for a stream without one."""
         if pending.pointer is not None:
             return pending.pointer
+        asm, stream = self.asm, pending.stream
         register = self.int_temp()
-        self.asm.scratch_address(register, pending.stream.offset)
-        if pending.stream.base is not None:
-            with self.asm.ints(1) as (bytes_,):
-                self.asm.emit("slli", bytes_, pending.stream.base, pending.stream.element.log2_bytes)
-                self.asm.emit("add", register, register, bytes_)
+        asm.scratch_address(register, stream.offset)
+        with asm.ints(1) as (bytes_,):
+            if stream.base is not None:
+                asm.emit("slli", bytes_, stream.base, stream.element.log2_bytes)
+                asm.emit("add", register, register, bytes_)
+            if self.done is not None:
+                if stream.stride is None:
+                    asm.emit("slli", bytes_, self.done, stream.element.log2_bytes)
+                else:
+                    asm.li(bytes_, stream.stride)
+                    asm.emit("mul", bytes_, bytes_, self.done)
+                asm.emit("add", register, register, bytes_)
+        return register
+
+    def _stride(self, pending: _Pending) -> str | None:
+        """A register holding a strided stream's stride (None: contiguous)."""
+        if pending.stride is not None or pending.stream.stride is None or self.program.count == 1:
+            return pending.stride
+        register = self.int_temp()
+        self.asm.li(register, pending.stream.stride)
         return register
 
     def _load(self, value: SSAValue, pending: _Pending) -> VectorValue:
@@ -436,10 +474,10 @@ class _ElementwiseLowering:
         register = vector.register
         self.sew(element.bits)
         address = self._address(pending)
-        if pending.stride is None:
+        if (stride := self._stride(pending)) is None:
             self.asm.emit(f"vle{element.bits}.v", register, f"({address})")
         else:
-            self.asm.emit(f"vlse{element.bits}.v", register, f"({address})", pending.stride)
+            self.asm.emit(f"vlse{element.bits}.v", register, f"({address})", stride)
         if element.is_mask:
             self.asm.emit("vmsne.vi", register, register, 0)
         return vector
@@ -455,10 +493,10 @@ class _ElementwiseLowering:
             self.asm.emit("vmv.v.i", register, 0)
             self.asm.emit("vmerge.vim", register, register, 1, "v0")
         address = self._address(out)
-        if out.stride is None:
+        if (stride := self._stride(out)) is None:
             self.asm.emit(f"vse{element.bits}.v", register, f"({address})")
         else:
-            self.asm.emit(f"vsse{element.bits}.v", register, f"({address})", out.stride)
+            self.asm.emit(f"vsse{element.bits}.v", register, f"({address})", stride)
 
     def _into_v0(self, mask: VectorValue) -> None:
         if self.registers.in_v0 is not mask:
