@@ -4,6 +4,9 @@
 that breaks a rule, one line at the op's position in its text:
 
 * the op's own verifier (its types, attributes, regions), as xDSL's;
+* every block of a region ends with a terminator (unless its op has none,
+  as a module), MLIR's `block with no terminator` / `empty block: expect at
+  least a terminator`;
 * SSA dominance, as MLIR's verifier checks it and xDSL 0.75's does not: a
   value is used only where its definition dominates the use — later in the
   same block or in a region nested there (the combine regions of
@@ -23,6 +26,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.irdl.dominance import DominanceInfo
+from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from tnpu.diagnostics import CompileError, one_line, text_position
@@ -39,9 +43,23 @@ def verify_with_diagnostics(module: Operation) -> None:
             message = str(error.args[0] if error.args else error)
             message = message.removeprefix("Operation does not verify: ")
             raise CompileError(op, one_line(message)) from None
+        check_terminators(op)
         dominance.check_operands(op)
         if isinstance(op, tt.FuncOp) and op.sym_visibility == StringAttr("public"):
             check_kernel_arguments(op)
+
+
+def check_terminators(op: Operation) -> None:
+    """A `CompileError` where a block of `op`'s regions does not end with a terminator."""
+    if op.has_trait(NoTerminator):
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None:
+                raise CompileError(op, "empty block: expect at least a terminator")
+            if not last.has_trait(IsTerminator):
+                raise CompileError(last, f"block with no terminator, has '{last.name}'")
 
 
 KERNEL_ARGUMENT_TYPES = (tt.PointerType, IntegerType, AnyFloat, tt.TensorDescType)

@@ -42,7 +42,7 @@ from pathlib import Path
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tnpu.compiler.kernel import Kernel
-from tnpu.diagnostics import format_parse_error, one_line
+from tnpu.diagnostics import InternalError, format_parse_error, one_line
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.ttir_import import decode_ttir, import_ttir
 from tnpu.verifier import verify_with_diagnostics
@@ -383,6 +383,8 @@ def _through_stages(data: bytes, name: str) -> tuple[str, Outcome]:
         return stage, _diagnosed(stage, format_parse_error(error))
     except DiagnosticException as error:
         return stage, _diagnosed(stage, one_line(error))
+    except InternalError as error:  # names its stage and op already
+        return stage, Outcome("internal error", one_line(error), problem=f"internal error in {stage}")
     except Exception as error:  # noqa: BLE001  (what the fuzzer is looking for)
         where = traceback.extract_tb(error.__traceback__)[-1]
         message = f"{type(error).__name__}: {one_line(error)[:300]} ({where.filename}:{where.lineno})"
