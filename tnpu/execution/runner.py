@@ -27,7 +27,7 @@ import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after
 import tnpu.execution.qemu_rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
 import tnpu.execution.timing_rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
 from tnpu.interpreters.kernel import kernel_function, parameter_names
-from tnpu.ttir_import import import_ttir
+from tnpu.ttir_import import decode_ttir, import_ttir
 
 
 @dataclass
@@ -91,8 +91,8 @@ def run_case(
     if case.ttir_path is None:
         result.error = "no kernel.ttir (compile kernel.py first: tnpu ttir CASE -o CASE/kernel.ttir)"
         return result
-    result.ttir = case.ttir_path.read_text()
     try:
+        result.ttir = decode_ttir(case.ttir_path.read_bytes(), str(case.ttir_path))
         module = import_ttir(result.ttir, str(case.ttir_path))
         function = kernel_function(module, case.kernel_name)
         check_arguments(case, function)

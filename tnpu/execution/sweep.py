@@ -5,11 +5,20 @@ Inductor caches; a case's inputs depend only on the case and the seed, so
 results do not depend on the order or on which job ran a case.  A failing
 case leaves its artifacts in `ARTIFACTS/<case>/`: the TTIR, the IR after
 each stage, the error and the result record.
+
+One bad case never stops a sweep.  A case whose job crashes (a signal, the
+kernel's OOM killer), runs longer than `time_limit` seconds or holds more
+than `memory_limit` bytes (the job and what it started: Triton's
+interpreter, qemu) is recorded as `crash`, `timeout` or `memory`, with its
+artifacts (the TTIR, meta.json, the error), and its job is replaced
+(`executors.map_unordered`).  Such a case is not imported again to write
+its artifacts: the import itself may be what hangs.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -18,8 +27,9 @@ from pathlib import Path
 
 from xdsl.printer import Printer
 
+from tnpu.diagnostics import one_line
 from tnpu.execution.case import CaseError, load_case
-from tnpu.execution.executors import map_unordered
+from tnpu.execution.executors import Failure, map_unordered
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
 from tnpu.ttir_import import import_ttir
@@ -53,10 +63,13 @@ def _run_one(directory: str) -> dict:
         case = load_case(path)
     except CaseError as error:
         return RunResult(kernel=path.name, stage_reached="none", error=str(error)).to_json()
-    result = run_case(
-        case, mode=_settings["mode"], oracle=_oracle, seed=_settings["seed"],
-        config=_settings["config"],
-    )
+    try:
+        result = run_case(
+            case, mode=_settings["mode"], oracle=_oracle, seed=_settings["seed"],
+            config=_settings["config"],
+        )
+    except Exception as error:  # noqa: BLE001  (a bug of the harness: this case's record, not the sweep's end)
+        result = RunResult(kernel=path.name, stage_reached="none", error=f"internal error: {one_line(error)}")
     if _settings["artifacts"] and (result.error or result.match is False):
         write_artifacts(Path(_settings["artifacts"]) / path.name, result)
     return result.to_json()
@@ -76,6 +89,22 @@ def write_artifacts(directory: Path, result: RunResult) -> None:
     (directory / "result.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
 
 
+def write_lost_artifacts(directory: Path, case: Path, result: RunResult) -> None:
+    """The artifacts of a case whose job was lost: its files as they are, the error, the record."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in ("kernel.ttir", "meta.json"):
+        if (case / name).is_file():
+            shutil.copyfile(case / name, directory / name)
+    (directory / "error.txt").write_text((result.error or "") + "\n")
+    (directory / "result.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
+
+
+DEFAULT_TIME_LIMIT_S = 1800.0
+"""Seconds one case may take in a sweep (the corpus's slowest takes about a minute)."""
+DEFAULT_MEMORY_LIMIT = 8 * 2**30
+"""Bytes one case's job may hold (a job with torch and Triton loaded holds about 1 GiB)."""
+
+
 def sweep(
     directory: Path,
     *,
@@ -87,11 +116,14 @@ def sweep(
     executor: str = "local",
     address: str | None = None,
     progress: Callable[[dict], None] | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT_S,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
 ) -> list[dict]:
     """Result records of every case under `directory`, in case order.
 
     `jobs` workers run them: processes of a local pool, or Ray actors on the
-    cluster at `address` (`executor="ray"`; `executors.map_unordered`).
+    cluster at `address` (`executor="ray"`; `executors.map_unordered`).  A
+    case whose job is lost (see the module docstring) gets a record too.
     """
     cases = [str(path) for path in find_cases(directory)]
     cache_root = tempfile.mkdtemp(prefix="tnpu-sweep-")
@@ -99,8 +131,13 @@ def sweep(
     results: dict[str, dict] = {}
     for case, record in map_unordered(
         _run_one, cases, executor=executor, workers=jobs, address=address,
-        initializer=_start_job, initargs=initargs,
+        initializer=_start_job, initargs=initargs, time_limit=time_limit, memory_limit=memory_limit,
     ):
+        if isinstance(record, Failure):
+            lost = RunResult(kernel=Path(case).name, stage_reached="none", error=f"{record.kind}: {record.message}")
+            if artifacts:
+                write_lost_artifacts(artifacts / Path(case).name, Path(case), lost)
+            record = lost.to_json() | {"lost": record.kind}
         results[case] = record
         if progress is not None:
             progress(record)
@@ -154,6 +191,10 @@ def _ratio(timing: dict, key: str) -> str:
 
 
 def _cause(record: dict) -> str:
+    if record.get("lost"):
+        return {"crash": "job crashed", "timeout": "over the time limit", "memory": "over the memory limit"}[
+            record["lost"]
+        ]
     if record["error"] is None:
         return "match" if record["match"] else "ran"
     if record["match"] is False:

@@ -6,7 +6,9 @@ kernel stopped and why (bucketed by stage reached and cause).
 
 With --out REPORT: REPORT.md (the report), REPORT.json (every result record)
 and REPORT-artifacts/<case>/ for each failure (TTIR, IR after each stage,
-error, record).  Exit code 0 when every case matches, else 1.
+error, record).  A case that crashes its job, runs past --time-limit or
+holds more than --memory-limit is recorded as such and the sweep goes on.
+Exit code 0 when every case matches, else 1.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from pathlib import Path
 
 from tnpu.execution.executors import EXECUTORS, ExecutorError
-from tnpu.execution.sweep import find_cases, report, sweep
+from tnpu.execution.sweep import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT_S, find_cases, report, sweep
 from tnpu.tools.command_line import UserError
 
 HELP = "run every case under a directory and report"
@@ -33,6 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
                         help="local: --jobs processes (default); ray: --jobs Ray actors")
     parser.add_argument("--address", help="with --executor ray: the cluster (ray start --head prints it)")
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT_S, metavar="SECONDS",
+                        help=f"seconds one case may take (default {DEFAULT_TIME_LIMIT_S:g})")
+    parser.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_LIMIT / 2**30, metavar="GIB",
+                        help=f"GiB one case's job may hold (default {DEFAULT_MEMORY_LIMIT / 2**30:g}; "
+                        "local executor)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--jobs must be at least 1")
     if args.address is not None and args.executor != "ray":
         raise UserError("--address needs --executor ray")
+    if args.time_limit <= 0 or args.memory_limit <= 0:
+        raise UserError("--time-limit and --memory-limit must be positive")
     total = len(find_cases(directory))
     if total == 0:
         raise UserError(f"{directory}: no case directories (with meta.json) under it")
@@ -55,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
             records = sweep(
                 directory, jobs=args.jobs, mode=args.mode, seed=args.seed, artifacts=artifacts,
                 config=args.config, executor=args.executor, address=args.address,
-                progress=lambda record: progress.advance(task),
+                progress=lambda record: progress.advance(task), time_limit=args.time_limit,
+                memory_limit=round(args.memory_limit * 2**30),
             )
         except ExecutorError as error:
             raise UserError(str(error)) from None
