@@ -17,12 +17,18 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from tnpu.diagnostics import format_parse_error
 from tnpu.dialects import tt
 from tnpu.execution.case import Case, CaseError, TensorArg
-from tnpu.execution.compare import compare_outputs
 from tnpu.execution.dataflow import written_parameters
 from tnpu.execution.inputs import WORKSPACE_PARAMETERS
 from tnpu.execution.inputs import InputError, generate_inputs
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.rungs import RUNGS, RunContext, RungResult
+from tnpu.execution.tolerance import (
+    NoReference,
+    Reference,
+    compare_between_rungs,
+    compare_to_reference,
+    float64_reference,
+)
 import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after `oracle` and `ttir`)
 import tnpu.execution.qemu_rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
 import tnpu.execution.timing_rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
@@ -42,6 +48,11 @@ class RunResult:
     reference: str | None = None
     rungs: list[RungResult] = field(default_factory=list)
     mismatch: str | None = None
+    worst_margin: float | None = None
+    """Largest |rung - float64| / bound over every rung's float outputs (1 at the bound)."""
+    no_float64: str | None = None
+    """Why no float64 evaluation exists, where floats were compared with `reference`'s instead
+    (None: every rung's floats were compared with the float64 evaluation)."""
     libdevice_stand_ins: list[str] = field(default_factory=list)
     """libdevice symbols the oracle evaluated through tnpu's reference table."""
     oracle_fault: str | None = None
@@ -56,6 +67,8 @@ class RunResult:
             "stage_reached": self.stage_reached,
             "match": self.match,
             "max_abs_err": self.max_abs_err,
+            "worst_margin": self.worst_margin,
+            "no_float64": self.no_float64,
             "error": self.error,
             "reference": self.reference,
             "libdevice_stand_ins": self.libdevice_stand_ins,
@@ -125,13 +138,13 @@ def run_case(
             result.error = result.error or f"{name}: {rung_result.message}"
         elif rung_result.status == "ok" and not failed:
             result.stage_reached = name
-    _compare(result, case, function)
+    _compare(result, case, function, context)
     if result.match and not failed:
         result.stage_reached = "compare"
     return result
 
 
-def _compare(result: RunResult, case: Case, function: tt.FuncOp) -> None:
+def _compare(result: RunResult, case: Case, function: tt.FuncOp, context: RunContext) -> None:
     ran = [r for r in result.rungs if r.status == "ok" and r.buffers]  # timing has no tensors
     if len(ran) < 2:
         return
@@ -147,17 +160,31 @@ def _compare(result: RunResult, case: Case, function: tt.FuncOp) -> None:
         - WORKSPACE_PARAMETERS
     )
     reference, *others = ran
+    try:
+        exact = float64_reference(
+            context.module, function.sym_name.data, list(case.args),
+            context.inputs.kernel_arguments(case), case.grid,
+        )
+        exact = Reference({n: v for n, v in exact.values.items() if n in outputs},
+                          {n: b for n, b in exact.bounds.items() if n in outputs})
+        compared = ran
+    except NoReference as refusal:
+        exact, compared = None, others
+        result.no_float64 = str(refusal)
     result.reference = reference.name
     result.match, result.max_abs_err = True, 0.0
-    for other in others:
-        comparison = compare_outputs(
-            {n: reference.buffers[n] for n in outputs}, {n: other.buffers[n] for n in outputs}
-        )
+    for other in compared:
+        want = {n: reference.buffers[n] for n in outputs}
+        got = {n: other.buffers[n] for n in outputs}
+        comparison = compare_between_rungs(want, got) if exact is None else compare_to_reference(exact, got, want)
         result.max_abs_err = max(result.max_abs_err, comparison.max_abs_err)
+        if comparison.worst_margin is not None:
+            result.worst_margin = max(result.worst_margin or 0.0, comparison.worst_margin)
         if not comparison.match and result.mismatch is None:
             result.match = False
+            against = "the float64 evaluation" if exact is not None else reference.name
             result.mismatch = (
-                f"{other.name} differs from {reference.name} in {comparison.mismatches} of "
+                f"{other.name} differs from {against} in {comparison.mismatches} of "
                 f"{comparison.compared} elements; first {comparison.first_mismatch}"
             )
             result.error = result.error or result.mismatch

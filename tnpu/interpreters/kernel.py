@@ -12,7 +12,7 @@ GPU numbers its blocks; each sees the memory its predecessors left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -88,8 +88,12 @@ def run_kernel(
     *,
     kernel: str | None = None,
     output: TextIO | None = None,
+    listener: Callable[[Interpreter], Interpreter.Listener] | None = None,
 ) -> KernelResult:
     """Run `kernel` for every program of `grid`; see the module docstring.
+
+    `listener(interpreter)`, if given, makes a listener that sees every op
+    interpreted (`tnpu.execution.tolerance` follows error bounds with one).
 
     Raises `KernelError` for a fault in the kernel (out-of-bounds access,
     failed device assert), `CompileError` for an op with no implementation.
@@ -114,6 +118,8 @@ def run_kernel(
     interpreter = Interpreter(module, file=output)
     for functions in FUNCTIONS:
         interpreter.register_implementations(functions())
+    if listener is not None:
+        interpreter.listeners = (listener(interpreter),)
     interpreter.set_data(TTFunctions, "launch", launch)
     for z in range(full_grid[2]):
         for y in range(full_grid[1]):
