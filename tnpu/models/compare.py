@@ -8,7 +8,7 @@ floating output is also computed in float64 (the program and its inputs
 converted), and the compiled output matches when
 
 * it is within eager's tolerance of eager's output, element by element
-  (`TOLERANCES`, per dtype, the harness's: `execution.compare`), or
+  (`FALLBACK`, per dtype, the harness's: `execution.tolerance`), or
 * it is no farther from the float64 output than eager itself is, to a
   factor: at every element |compiled - f64| <= 4 max|eager - f64| + atol,
   and over the whole output rms(compiled - f64) <= 2 rms(eager - f64) + atol/10.
@@ -29,7 +29,7 @@ import ml_dtypes
 import numpy as np
 import torch
 
-from tnpu.execution.compare import TOLERANCES
+from tnpu.execution.tolerance import FALLBACK
 
 _NUMPY_DTYPES = {
     torch.float64: np.dtype(np.float64), torch.float32: np.dtype(np.float32),
@@ -90,7 +90,7 @@ def compare(name: str, compiled: torch.Tensor, eager: torch.Tensor, exact: torch
     difference, eager_off, compiled_off = ((a - b)[finite].abs() for a, b in ((got, want), (want, truth), (got, truth)))
     largest = lambda t: float(t.max()) if t.numel() else 0.0  # noqa: E731
     rms = lambda t: float(t.square().mean().sqrt()) if t.numel() else 0.0  # noqa: E731
-    rtol, atol = TOLERANCES[_NUMPY_DTYPES[eager.dtype]]
+    rtol, atol = FALLBACK[_NUMPY_DTYPES[eager.dtype]]
     near_eager = bool((difference <= atol + rtol * want[finite].abs()).all())
     near_exact = largest(compiled_off) <= ELEMENT_FACTOR * largest(eager_off) + atol and rms(compiled_off) <= (
         RMS_FACTOR * rms(eager_off) + atol / 10
