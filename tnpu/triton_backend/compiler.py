@@ -38,7 +38,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tnpu.backend_riscv.launch import LaunchError
 from tnpu.compiler.kernel import compile_ttir
-from tnpu.diagnostics import format_parse_error, one_line
+from tnpu.diagnostics import InternalError, format_parse_error, one_line
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.triton_backend.binary import TNPU_VERSION, KernelBinary, source_digest
 from tnpu.triton_backend.loaded import remember
@@ -181,8 +181,8 @@ class _Compilation:
             return self.kernel.rvv.assembly
         except DiagnosticException as error:
             raise _refused(metadata, "RVV code", one_line(error)) from None
-        except RuntimeError as limit:  # the RISC-V backend's own limits (its scratch registers)
-            raise _refused(metadata, "RVV code", one_line(limit)) from None
+        except InternalError as bug:  # a bug of the RISC-V backend: its one line, stage and op named
+            raise _refused(metadata, "RVV code", one_line(bug)) from None
 
     def link(self, assembly: str, metadata: dict[str, Any]) -> bytes:
         rvv = self.kernel.rvv
