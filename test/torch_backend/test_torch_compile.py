@@ -157,6 +157,40 @@ def test_the_backend_is_found_without_importing_tnpu(tmp_path):
     assert result.stdout.strip().endswith("ok"), result.stderr[-2000:]
 
 
+def test_inductors_compile_workers_compile_through_tnpu(tmp_path):
+    """With a worker pool (compile_threads > 1), the workers find the backend by its entry point:
+    the kernel is lowered in a worker, never in the process that runs it."""
+    script = textwrap.dedent(
+        """
+        import torch
+        from torch._inductor.async_compile import AsyncCompile
+        AsyncCompile.use_process_pool()
+        AsyncCompile._ready_future.result(timeout=600)
+        assert AsyncCompile.use_process_pool()
+        import tnpu
+        import tnpu.triton_backend.compiler as compiler
+        lowered_here = []
+        lower = compiler._Compilation.lower
+        compiler._Compilation.lower = lambda self, *args: lowered_here.append(args) or lower(self, *args)
+        x, y = torch.randn(64, 100), torch.randn(64, 100)
+        f = lambda a, b: torch.softmax(a.sin() + b, dim=-1)
+        with tnpu.profile() as prof:
+            out = torch.compile(f, backend="tnpu", options={"autotune": False})(x, y)
+        torch.testing.assert_close(out, f(x, y))
+        assert len(prof.launches) == 1 and not lowered_here, (prof.launches, lowered_here)
+        print("ok")
+        """
+    )
+    env = dict(
+        os.environ,
+        TORCHINDUCTOR_COMPILE_THREADS="2",
+        TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"),
+        TRITON_CACHE_DIR=str(tmp_path / "triton"),
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=900)
+    assert result.stdout.strip().endswith("ok"), result.stderr[-2000:]
+
+
 def test_autotuning_is_deterministic():
     a, b = torch.randn(40, 72), torch.randn(72, 56)
     chosen = []
