@@ -12,6 +12,7 @@ import triton.language as tl
 from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 import tnpu
 from tnpu.timing.launch import Launch
+from tnpu.triton_backend import profile
 from tnpu.timing.npu_config import load_npu_config
 
 
@@ -68,6 +69,19 @@ def test_do_bench_reports_modeled_milliseconds():
     runs = {record.execution for record in benched.launches}
     assert len(benched.launches) > 1000 and runs == {"qemu", "replayed"}
     torch.testing.assert_close(out, x + y)
+
+
+def test_a_capture_holds_the_program_launches_with_their_kernels_and_buffer_sizes():
+    n = 5000
+    x, y, out = torch.randn(3 * n)[n:], torch.randn(n), torch.empty(n)
+    with profile.capture() as launches:
+        add[(5,)](x, y, out, n, BLOCK=1024)
+        profile.modeled_ms(lambda: add[(5,)](x, y, out, n, BLOCK=1024))  # benchmarked: not the program's
+        add[(0,)](x, y, out, 0, BLOCK=1024)  # an empty grid runs nothing
+    (captured,) = launches
+    assert captured.kernel.name == "add" and captured.kernel.tile_kernel.sym_name.data == "add"
+    # A buffer's size is its tensor's storage from its first element on: x starts n floats into 3 n.
+    assert captured.launch == Launch((5, 1, 1), [None, None, None, n], {0: 2 * n * 4, 1: n * 4, 2: n * 4})
 
 
 BLOCKS = (64, 256, 1024, 4096)

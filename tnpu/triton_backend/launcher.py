@@ -24,7 +24,11 @@ and the constexpr parameters too).  For each launch:
    launch has succeeded, so the caller's tensors hold the result in
    place, and a launch that fails (`TnpuLaunchError`) changes none.
 4. **Timing** on the modeled NPU (`profile`): every launch, re-timing the
-   kernel's TOG (a repeated grid and scalars is not simulated again).
+   kernel's TOG (a repeated grid and scalars is not simulated again).  The
+   timer's `Launch` holds the grid, the scalars and, per buffer, the bytes
+   of its tensor's storage from the tensor's first element on (the
+   compulsory roofline's traffic); the program's launches are also handed
+   to `profile.capture()` scopes.
 
 A launch identical to the kernel's previous one (the same grid, scalars
 and tensors) whose storages hold the same bytes as before that launch
@@ -122,10 +126,15 @@ def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence
     ]
     if min(grid) <= 0:
         return  # nothing to run, as on a GPU
-    timing = Launch(grid, [value[0] if isinstance(value, tuple) else None for value in converted])
+    timing = Launch(
+        grid,
+        [value[0] if isinstance(value, tuple) else None for value in converted],
+        {index: _storage_bytes(value) for index, value in enumerate(converted) if not isinstance(value, tuple)},
+    )
     execution = "not run"
     if not profile.is_benchmarking():
         execution = _execute(kernel, grid, converted, settings.execution_mode())
+        profile.add_captured(kernel.kernel, timing)
     timed = []
     for npu, trace in profile.timing_targets():
         try:
@@ -224,6 +233,12 @@ class _Memory:
             address = tensor.data_ptr()
             number = next(i for i, (start, size) in enumerate(self.spans) if start <= address <= start + size)
             self.bindings.append(BufferBinding(number, address - self.spans[number][0]))
+
+
+def _storage_bytes(tensor: Any) -> int:
+    """The bytes of `tensor`'s storage from its first element to the storage's end: what the launch passes."""
+    storage = tensor.untyped_storage()
+    return storage.data_ptr() + storage.nbytes() - tensor.data_ptr()
 
 
 def _host_bytes(address: int, size: int) -> np.ndarray:

@@ -6,7 +6,7 @@ just compiled under its bytes, so that a kernel compiled in this process
 keeps its compiled objects (tile IR, timers); a kernel from Triton's cache
 rebuilds them from its stored tile IR once, on first use (`Kernel.from_tile`:
 no TTIR, nothing lowered again).  A `KernelTimer` is built once per NPU and
-re-times every launch; a launch's report is remembered per grid and scalars.
+re-times every launch; a launch's report is remembered per grid, scalars and buffer sizes.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tnpu.timing.simulator import SimulationOptions
 from tnpu.triton_backend.binary import KernelBinary
 
 _TIMINGS_KEPT = 64
-"""Launch reports a kernel remembers (per NPU, grid and scalars), most recent first."""
+"""Launch reports a kernel remembers (per NPU, grid, scalars and buffer sizes), most recent first."""
 
 
 class LoadedKernel:
@@ -59,7 +59,7 @@ class LoadedKernel:
 
     def time(self, npu: NPUConfig, launch: Launch, trace: bool) -> TimingReport:
         """`launch` timed on `npu` (remembered: a repeated launch is not simulated again)."""
-        key = (npu, launch.grid, tuple(launch.arguments), trace)
+        key = (npu, launch.grid, tuple(launch.arguments), tuple(sorted(launch.buffer_bytes.items())), trace)
         for index, (known, report) in enumerate(self._timings):
             if known == key:
                 self._timings.insert(0, self._timings.pop(index))

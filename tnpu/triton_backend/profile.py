@@ -20,6 +20,11 @@ times each candidate without running it) are not the program's: each
 active profile lists them apart (`benchmarked`), and they leave the
 modeled clock alone.  `fallbacks` lists the operations of a program that
 ran on the host instead of on tnpu; the torch.compile route records them.
+
+`capture()` collects what a workload is made of rather than its times:
+each launch of the program (not the benchmarked ones) with its compiled
+kernel and its `Launch`, from which `tnpu dse` re-times a model's graph
+on other NPUs (docs/dse.md).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tnpu.compiler.kernel import Kernel
+from tnpu.timing.launch import Launch
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 from tnpu.timing.trace import chrome_trace
@@ -230,3 +237,37 @@ def record_fallbacks(fallbacks: list[FallbackRecord]) -> None:
 def modeled_time_us() -> float:
     """Modeled time of every timed launch of this process so far, on each launch's clock NPU."""
     return _CLOCK_US[0]
+
+
+@dataclass(frozen=True)
+class CapturedLaunch:
+    """A launch of the program as the timer takes it: the compiled kernel and its `Launch`."""
+
+    kernel: Kernel
+    """The compile API's kernel; its `tile` is the tile IR after `tnpu-to-tile`."""
+    launch: Launch
+    """The grid, the scalar arguments and the buffers' sizes."""
+
+
+_CAPTURES: list[list[CapturedLaunch]] = []
+
+
+@contextlib.contextmanager
+def capture() -> Iterator[list[CapturedLaunch]]:
+    """Collect the launches the program makes in the scope, in order.
+
+    Launches made while benchmarking are not the program's and are left
+    out, as are launches of an empty grid, which run nothing.
+    """
+    launches: list[CapturedLaunch] = []
+    _CAPTURES.append(launches)
+    try:
+        yield launches
+    finally:
+        _CAPTURES.remove(launches)
+
+
+def add_captured(kernel: Kernel, launch: Launch) -> None:
+    """Add a launch the program ran to every active capture."""
+    for launches in _CAPTURES:
+        launches.append(CapturedLaunch(kernel, launch))
