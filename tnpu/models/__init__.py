@@ -8,6 +8,7 @@
 * `mobilenet_v3`  MobileNetV3-small, written here (torchvision and timm need a CUDA torch);
 * `compare`    eager against compiled outputs, judged against a float64 evaluation;
 * `run`        one entry compiled, run, compared and timed: a `ModelResult`;
+* `capture`    one entry compiled and run once, each kernel launch captured (`tnpu dse`'s model workloads);
 * `suite_run`  every entry in a process of its own: the bucketed report and the gate.
 
 docs/torch-compile.md describes the suite.

@@ -126,9 +126,9 @@ def run_entry(
     profiles: list[Profile] = []
     try:
         with _profiles(configs, trace is not None) as profiles:
-            compiled, result.eager_ops = _with_eager_operations(_compiled_step(workload, entry.train, options))
+            compiled, result.eager_ops = _with_eager_operations(compiled_step(workload, entry.train, options))
     except Exception as error:  # the entry's failure is the result, reported in one line
-        result.stage, result.error = _stage_of_failure(error)
+        result.stage, result.error = stage_of_failure(error)
         return result
     finally:
         result.compile_and_run_seconds = time.perf_counter() - start
@@ -165,11 +165,12 @@ def run_entry(
 def _step(workload: Workload, compiled: bool, train: bool, options: dict[str, Any] | None = None) -> Any:
     """The program's result on its inputs; for a training step: loss, output, gradients, updated weights."""
     if compiled:
-        return _compiled_step(workload, train, options)()
+        return compiled_step(workload, train, options)()
     return _prepared_step(workload, train, compile=lambda program: program)()
 
 
-def _compiled_step(workload: Workload, train: bool, options: dict[str, Any] | None) -> Callable[[], Any]:
+def compiled_step(workload: Workload, train: bool, options: dict[str, Any] | None) -> Callable[[], Any]:
+    """A call of the program (a copy) compiled with the `tnpu` backend and `options`, as `step` makes it."""
     return _prepared_step(workload, train, lambda program: torch.compile(program, backend="tnpu", options=options))
 
 
@@ -296,7 +297,7 @@ def _record_profiles(result: ModelResult, profiles: list[Profile]) -> None:
     result.fallbacks = [asdict(fallback) for fallback in first.fallbacks]
 
 
-def _stage_of_failure(error: BaseException) -> tuple[str, str]:
+def stage_of_failure(error: BaseException) -> tuple[str, str]:
     """The last stage cleared before `error`, and the error in one line."""
     text = f"{type(error).__name__}: {error}"
     refusal = parse_refusal(text)

@@ -25,17 +25,24 @@ def entries() -> dict[str, SuiteEntry]:
 def entry(spec: str) -> SuiteEntry:
     """A suite entry by name, or `path/to/file.py:factory` (a function returning a
     `Workload`, or a `(module, inputs)` pair)."""
-    if ":" in spec and spec.split(":", 1)[0].endswith(".py"):
-        return _from_file(spec)
+    path = factory_file(spec)
+    if path is not None:
+        return _from_file(spec, path)
     known = entries()
     if spec not in known:
         raise SuiteError(f"no suite entry {spec!r}: `tnpu model --list` names them, or give FILE.py:FACTORY")
     return known[spec]
 
 
-def _from_file(spec: str) -> SuiteEntry:
-    path_text, factory_name = spec.rsplit(":", 1)
-    path = Path(path_text)
+def factory_file(spec: str) -> Path | None:
+    """The file of a `path/to/file.py:factory` spec; None for an entry's name."""
+    if ":" in spec and spec.split(":", 1)[0].endswith(".py"):
+        return Path(spec.rsplit(":", 1)[0])
+    return None
+
+
+def _from_file(spec: str, path: Path) -> SuiteEntry:
+    factory_name = spec.rsplit(":", 1)[1]
     if not path.is_file():
         raise SuiteError(f"{path}: no such file")
     module_spec = importlib.util.spec_from_file_location(path.stem, path)
