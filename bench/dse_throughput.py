@@ -20,7 +20,13 @@ workers and 1 means the second worker does no extra work per point, so
 with a free core the rate doubles), and CPUs busy (CPU seconds over
 wall-clock seconds) is how much of the machine the run got.
 
+With `--model NAME` (repeatable) the workloads are those models of the
+suite instead (`tnpu dse --model`: their captured launches, read from
+tnpu's cache, captured first if they are not there; the capture is not
+part of any run).
+
     .venv/bin/python bench/dse_throughput.py [--kernels N] [--rounds 1]
+    .venv/bin/python bench/dse_throughput.py --model llama_tiny --model resnet18
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tnpu.dse.model_workloads import model_workloads  # noqa: E402
 from tnpu.dse.space import space_from_options  # noqa: E402
 from tnpu.dse.store import Store  # noqa: E402
 from tnpu.dse.study import run_study  # noqa: E402
@@ -112,12 +119,16 @@ def main() -> None:
     parser.add_argument("--kernels", type=int, help="the first N kernels only (default: all 152, so that "
                         "starting the workers, a few seconds, is a small part of each run)")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each (the median is shown)")
+    parser.add_argument("--model", action="append", metavar="NAME", help="a model of the suite instead of the corpus")
     args = parser.parse_args()
     # A local Ray runtime needs no token; without this Ray 2.5x writes one under $HOME.
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    workloads = workloads_from_cases(find_cases(CORPUS)[: args.kernels])
+    workloads = (
+        model_workloads(args.model, progress=print) if args.model
+        else workloads_from_cases(find_cases(CORPUS)[: args.kernels])
+    )
     points = space_from_options("tpuv3", AXES, [], None).points()
-    kernels = sum(len(w.kernels) for w in workloads)
+    kernels = len({(k.ttir_hash, k.launch_hash) for w in workloads for k in w.kernels})
     print(f"{kernels} kernels × {len(points)} points = {kernels * len(points)} points per run; "
           f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
     runs: dict[tuple[str, int], list[Run]] = {run: [] for run in RUNS}

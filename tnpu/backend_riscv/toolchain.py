@@ -16,11 +16,16 @@ class LaunchError(Exception):
     """A launch that cannot be described or did not run; one line."""
 
 
-def cache_dir() -> Path:
-    root = os.environ.get("TNPU_CACHE_DIR") or os.path.join(
+def cache_root() -> Path:
+    """tnpu's cache: `TNPU_CACHE_DIR`, else `$XDG_CACHE_HOME/tnpu`; each user keeps a directory in it."""
+    return Path(os.environ.get("TNPU_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "tnpu"
-    )
-    path = Path(root) / "riscv-elf"
+    ))
+
+
+def cache_dir() -> Path:
+    """Where the RISC-V tools' products are kept (created on first use)."""
+    path = cache_root() / "riscv-elf"
     path.mkdir(parents=True, exist_ok=True)
     return path
 

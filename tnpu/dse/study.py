@@ -1,12 +1,13 @@
 """A study: every launch of every workload timed at every point of a space, into a store.
 
 The work is cut into tasks of one kernel × a chunk of points.  A worker
-compiles the kernel once (the compile API lowers it once, applies the
-NPU's steps once per distinct native math set, the only compile-relevant
-setting, and builds a timer per point) and re-times the launch for each
-point of the chunk.  Chunks hold every point of a kernel unless there are
-too few kernels to keep the workers busy, when points are split so each
-worker gets about `TASKS_PER_WORKER` tasks.  What the store already holds
+compiles the kernel once (the compile API lowers its TTIR once, or starts
+from a model kernel's tile IR, applies the NPU's steps once per distinct
+native math set, the only compile-relevant setting, and builds a timer per
+point) and re-times the launch for each point of the chunk.  Chunks hold
+every point of a kernel unless there are too few kernels to keep the
+workers busy, when points are split so each worker gets about
+`TASKS_PER_WORKER` tasks.  What the store already holds
 is skipped before the tasks are cut; each task's records are committed
 as it returns, so an interrupted study resumes where it stopped.
 """
@@ -133,11 +134,14 @@ def time_task(task: Task) -> list[dict]:
 
 
 def _compile(kernel: KernelLaunch) -> Kernel | str:
-    """The compiled kernel, or its refusal as one line."""
+    """The compiled kernel (from TTIR, or from tile IR: nothing to lower), or its refusal as one line."""
     key = kernel.ttir_hash
     if key not in _compiled:
         try:
-            _compiled[key] = compile_ttir(kernel.ttir, kernel.kernel_name, source=kernel.source)
+            _compiled[key] = (
+                Kernel.from_tile(kernel.ir, kernel.kernel_name, source=kernel.source) if kernel.dialect == "tile"
+                else compile_ttir(kernel.ir, kernel.kernel_name, source=kernel.source)
+            )
         except ParseError as error:
             _compiled[key] = format_parse_error(error)
         except DiagnosticException as error:

@@ -2,8 +2,8 @@
 
 A workload is what a study times at every point: its kernels run back to
 back (an Inductor graph's launches), so its time is the sum of theirs.
-From the command line a workload comes from case directories (the corpus
-layout, docs/execution.md):
+A workload comes from case directories (the corpus layout,
+docs/execution.md), here, or from a model of the suite (`model_workloads`):
 
 * a case directory, or a directory of them (`test/fixtures/corpus/inductor`:
   a whole suite): the cases are grouped by model, the part of the case's
@@ -11,10 +11,10 @@ layout, docs/execution.md):
   model one workload of its cases in name order;
 * `--sequence NAME`: every case given, in the order given, one workload.
 
-A kernel is keyed by the SHA-256 of its TTIR text and kernel name
-(`ttir_hash`) and of its launch: grid, scalar arguments and buffer sizes
-(`launch_hash`).  Equal kernels launched alike are timed once per point
-however many workloads hold them.
+A kernel is keyed by the SHA-256 of its name and IR text (`ttir_hash`:
+a case's TTIR, or a model's kernel's tile IR) and of its launch: grid,
+scalar arguments and buffer sizes (`launch_hash`).  Equal kernels launched
+alike are timed once per point however many workloads hold them.
 """
 
 from __future__ import annotations
@@ -36,19 +36,24 @@ class WorkloadError(ValueError):
 
 @dataclass(frozen=True)
 class KernelLaunch:
-    """One launch of a workload: the kernel's TTIR, its name and how it is launched."""
+    """One launch of a workload: the kernel's IR, its name and how it is launched."""
 
     name: str
-    """The case's name (unique in its workload)."""
-    ttir: str
+    """Unique in its workload: the case's name, or the launch's in a model's workload."""
+    ir: str
+    """The kernel's TTIR, or its tile IR after `tnpu-to-tile` (`dialect` says which)."""
     kernel_name: str
     source: str
-    """Where the TTIR came from, for messages."""
+    """Where the IR came from, for messages."""
     launch: Launch
+    dialect: str = "ttir"
+    """`ttir` or `tile`."""
 
     @property
     def ttir_hash(self) -> str:
-        return _sha256(f"{self.kernel_name}\n{self.ttir}")
+        """The SHA-256 of the kernel's name and IR (the store's column keeps the name it had
+        when every kernel was TTIR; a TTIR and a tile IR text never coincide)."""
+        return _sha256(f"{self.kernel_name}\n{self.ir}")
 
     @property
     def launch_hash(self) -> str:

@@ -4,15 +4,22 @@
       --vary systolic_array_rows=64,128,256 --vary dram_channels=8,16,32 \\
       --store study.sqlite --jobs 2 --plots study-plots
   tnpu dse CASE1 CASE2 --sequence my-graph --space space.yaml --executor ray --address auto
+  tnpu dse --model llama_tiny --model resnet18 --base tpuv3 --vary systolic_array_rows=64,128,256
+  tnpu dse --suite --vary dram_channels=8,16,32 --jobs 2
   tnpu dse --show study.sqlite [--kernels] [--csv study.csv]
 
 A WORKLOAD is a case directory or a directory of them; cases are grouped
 into workloads by model (the name before `__`), or all given into one
-sequence with --sequence NAME.  The space is --base and each --vary (every
-combination; --constraint EXPR keeps the points that satisfy it), or a
-YAML file (--space; docs/dse.md).  Each kernel compiles once per distinct
-native math set and is re-timed at every point; records go into the SQLite
-store as they come, keyed by the kernel's TTIR, its launch and the point's
+sequence with --sequence NAME.  --model NAME (repeatable; a suite entry, or
+FILE.py:FACTORY as `tnpu model` takes) makes the launches of the entry's
+compiled program a workload, and --suite every model entry of the suite
+(its single-operation entries left out); each is compiled and run once and
+kept in tnpu's cache (TNPU_CACHE_DIR), so another study reads it.  The
+space is --base and each --vary (every combination; --constraint EXPR
+keeps the points that satisfy it), or a YAML file (--space; docs/dse.md).
+Each kernel compiles once per distinct native math set and is re-timed at
+every point; records go into the SQLite store as they come, keyed by the
+kernel's TTIR (a model's: its tile IR), its launch and the point's
 canonical YAML, so running the study again skips what is done (after
 Ctrl-C too).  --executor local (default) runs --jobs processes; --executor
 ray runs --jobs Ray actors, on the cluster at --address or on a local Ray
@@ -23,18 +30,20 @@ bytes) and the roofline of the best point, as PNG and SVG.
 --show STORE prints the store's table, one row per workload and point
 (--kernels: per kernel); --csv FILE writes it as CSV (`-`: standard output).
 Bad input (an unknown parameter, a wrongly typed value, constraints that
-exclude every point) is one line and exit code 1, and writes nothing.
+exclude every point, an unknown --model) is one line and exit code 1, and
+writes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
 from tnpu.dse.space import SpaceError, space_from_options, space_from_yaml
 from tnpu.dse.store import KERNEL_COLUMNS, WORKLOAD_COLUMNS, Store, StoreError, write_csv
-from tnpu.dse.workload import WorkloadError, workloads_from_cases
+from tnpu.dse.workload import Workload, WorkloadError, workloads_from_cases
 from tnpu.execution.executors import EXECUTORS, ExecutorError
 from tnpu.tools.command_line import UserError
 
@@ -47,6 +56,9 @@ PER_WORKLOAD_LINES = 10
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("workloads", nargs="*", metavar="WORKLOAD",
                         help="case directories, or directories of them")
+    parser.add_argument("--model", action="append", default=[], metavar="NAME",
+                        help="a suite entry (tnpu model --list) or FILE.py:FACTORY: its compiled graph's launches")
+    parser.add_argument("--suite", action="store_true", help="every model entry of the suite, one workload each")
     parser.add_argument("--base", default="tpuv3", help="the NPU every point starts from (default tpuv3)")
     parser.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2,...",
                         help="an axis: an NPU parameter and its values")
@@ -72,8 +84,10 @@ def run(args: argparse.Namespace) -> int:
         return _show(args)
     if args.csv or args.kernels:
         raise UserError("--csv and --kernels go with --show STORE")
-    if not args.workloads:
-        raise UserError("give the workloads (case directories) to time, or --show STORE")
+    if not (args.workloads or args.model or args.suite):
+        raise UserError("give the workloads (case directories, --model NAME or --suite) to time, or --show STORE")
+    if args.sequence is not None and not args.workloads:
+        raise UserError("--sequence NAME makes one workload of the case directories given: give them")
     if args.space is not None and (args.vary or args.constraint or args.cost):
         raise UserError("--space FILE lists the axes, constraints and cost: give no --vary, --constraint or --cost")
     if args.jobs < 1:
@@ -86,9 +100,13 @@ def run(args: argparse.Namespace) -> int:
             else space_from_options(args.base, args.vary, args.constraint, args.cost)
         )
         points = space.points()
-        workloads = workloads_from_cases([Path(w) for w in args.workloads], args.sequence)
+        workloads = workloads_from_cases([Path(w) for w in args.workloads], args.sequence) if args.workloads else []
+        workloads += _model_workloads(args)
     except (SpaceError, WorkloadError) as error:
         raise UserError(str(error)) from None
+    names = [w.name for w in workloads]
+    if repeated := [name for name in names if names.count(name) > 1]:
+        raise UserError(f"two workloads are named '{repeated[0]}'")
     if args.plots is not None and args.plots.exists() and not args.plots.is_dir():
         raise UserError(f"--plots {args.plots}: not a directory")
     try:
@@ -111,6 +129,18 @@ def run(args: argparse.Namespace) -> int:
             for path in write_plots(args.plots, store, space, points, workloads):
                 print(f"wrote {path}")
     return 0
+
+
+def _model_workloads(args: argparse.Namespace) -> list[Workload]:
+    """The workloads of --model and --suite, captured (a line on standard error each) or from the cache."""
+    if not (args.model or args.suite):
+        return []
+    from tnpu.dse.model_workloads import model_workloads, suite_models
+
+    # Inductor logs the whole source of each kernel Triton fails to compile; the capture's error names it.
+    logging.getLogger("torch._inductor.runtime.triton_heuristics").setLevel(logging.CRITICAL)
+    specs = [*args.model, *(suite_models() if args.suite else [])]
+    return model_workloads(specs, progress=lambda line: print(f"tnpu dse: {line}", file=sys.stderr))
 
 
 def _run_with_progress(store, workloads, points, args):
