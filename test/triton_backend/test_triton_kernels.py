@@ -134,6 +134,37 @@ def test_atomics_accumulate_across_programs():
 
 
 @triton.jit
+def segmented_sum_step(count_a, total_a, value_a, count_b, total_b, value_b):
+    return count_a + count_b, tl.where(count_b == 1, value_a, 0) + total_b, value_b
+
+
+@triton.jit
+def three_operand_scan(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr, REVERSE: tl.constexpr):
+    offsets = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offsets)
+    ones, zeros = tl.full((M, N), 1, tl.int32), tl.zeros((M, N), tl.int32)
+    _, previous, _ = tl.associative_scan((ones, zeros, x), AXIS, segmented_sum_step, reverse=REVERSE)
+    tl.store(out_ptr + offsets, previous)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_associative_scan_of_three_operands(axis, reverse):
+    """Nine operands streamed at one stride (axis 1): one stride register for them all.
+
+    The combiner's second result is, at each position, the input one step
+    before it along the scan (0 at the first), as its `where` picks it.
+    """
+    x = torch.randint(-50, 50, (8, 16), dtype=torch.int32, generator=torch.Generator().manual_seed(5))
+    out = torch.empty_like(x)
+    three_operand_scan[(1,)](x, out, 8, 16, AXIS=axis, REVERSE=reverse)
+    shifted = x.flip(axis) if reverse else x
+    shifted = torch.roll(shifted, 1, axis)
+    shifted.select(axis, 0).zero_()
+    torch.testing.assert_close(out, shifted.flip(axis) if reverse else shifted)
+
+
+@triton.jit
 def control_flow(x_ptr, out_ptr, n, STEPS: tl.constexpr, BLOCK: tl.constexpr):
     offsets = tl.arange(0, BLOCK)
     mask = offsets < n

@@ -44,6 +44,7 @@ from tnpu.backend_riscv.float_algorithms import (
     FMOD_SCRATCH,
     HALF_TO_F32_SCRATCH,
     INT_TO_F32_ROUND_TO_ODD_SCRATCH,
+    ScalarTemps,
     f32_to_half,
     f64_to_f32_round_to_odd,
     float_constant,
@@ -266,7 +267,7 @@ _FCMP = {
 }  # fmt: skip
 
 
-class _ElementwiseLowering:
+class _ElementwiseLowering(ScalarTemps):
     """Instruction selection for one program: each op's instructions, on registers
     `VectorRegisters` hands out (vector) or the writer's pools lend (scalar)."""
 
@@ -291,6 +292,8 @@ class _ElementwiseLowering:
         """Scalar temporaries of the op being selected."""
         self.done: str | None = None
         """Elements of the loop done before this trip, once a stream is addressed where used."""
+        self.strides: dict[int, str] = {}
+        """A register per distinct stride, shared by the streams of that stride."""
 
     # -- driver ---------------------------------------------------------------
 
@@ -330,7 +333,7 @@ class _ElementwiseLowering:
         if self.program.count == 1:
             return _Pending(stream, None, None)
         asm = self.asm
-        wanted = 1 if stream.stride is None else 2
+        wanted = 1 if stream.stride is None or stream.stride in self.strides else 2
         if len(asm.int_pool.free) - wanted < STREAM_RESERVE:
             if self.done is None:
                 (self.done,) = scope.enter_context(asm.ints(1))
@@ -344,8 +347,13 @@ class _ElementwiseLowering:
                 asm.emit("add", pointer, pointer, bytes_)
         stride = None
         if stream.stride is not None:
-            (stride,) = scope.enter_context(asm.ints(1))
-            asm.li(stride, stream.stride)
+            # A scan along the last axis reads and writes every operand at one
+            # stride: one register for all of them, not one each.
+            stride = self.strides.get(stream.stride)
+            if stride is None:
+                (stride,) = scope.enter_context(asm.ints(1))
+                asm.li(stride, stream.stride)
+                self.strides[stream.stride] = stride
         return _Pending(stream, pointer, stride)
 
     def _hoist_uniforms(self, scope: ExitStack) -> None:
@@ -372,14 +380,6 @@ class _ElementwiseLowering:
 
     def temp(self) -> str:
         return self.registers.temp()
-
-    def int_temp(self) -> str:
-        (register,) = self.op_scope.enter_context(self.asm.ints(1))
-        return register
-
-    def float_temp(self) -> str:
-        (register,) = self.op_scope.enter_context(self.asm.floats(1))
-        return register
 
     def sew(self, bits: int) -> None:
         if bits != self.current_bits:

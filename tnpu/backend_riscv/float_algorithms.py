@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Protocol
 
 from tnpu.backend_riscv.asm import AsmWriter
@@ -40,6 +41,21 @@ class VectorCode(Protocol):
     def clobber_v0(self) -> None:
         """Note that v0 no longer holds the mask it was last given."""
         ...
+
+
+class ScalarTemps:
+    """`VectorCode.int_temp`/`float_temp`: scalar registers lent until `op_scope` closes."""
+
+    asm: AsmWriter
+    op_scope: ExitStack
+
+    def int_temp(self) -> str:
+        (register,) = self.op_scope.enter_context(self.asm.ints(1))
+        return register
+
+    def float_temp(self) -> str:
+        (register,) = self.op_scope.enter_context(self.asm.floats(1))
+        return register
 
 
 def toward_zero(code: VectorCode, mnemonic: str, dest: str, source: str) -> None:
