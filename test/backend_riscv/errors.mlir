@@ -37,3 +37,14 @@ tile.kernel @narrowing_matmul(%a: !tile.buffer<i32>, %c: !tile.buffer<i8>) {
   tile.store %r, %c[0] strides [4, 1] : tensor<4x4xi8>, !tile.buffer<i8>
   tile.return
 }
+
+// -----
+
+// RVA has no 16-bit AMO; of the 16-bit atomics Triton allows, only float add and
+// compare-and-swap are built (through the aligned word).
+// CHECK: error: 'tile.atomic_rmw' op atomic add on 16-bit elements (only fadd, cas)
+tile.kernel @i16_atomic_add(%x: !tile.buffer<i16>, %v: i16) {
+  %i = arith.constant 3 : i64
+  %old = tile.atomic_rmw add %x[%i], %v : !tile.buffer<i16>, i64, i16
+  tile.return
+}

@@ -86,3 +86,25 @@ tile.kernel @atomics(%x: !tile.buffer<f32>, %c: !tile.buffer<i64>, %v: f32) {
   %count = tile.atomic_rmw add %c[%i], %one : !tile.buffer<i64>, i64, i64
   tile.return
 }
+
+// -----
+
+// A 16-bit atomic (no AMO for it) computes its aligned word's new value from a
+// plain load, f16 add on the vector unit through f32, and swaps the word in
+// with LR/SC only if it still holds what was loaded.
+// CHECK-LABEL: tnpu_kernel_half_atomic:
+// CHECK:         andi [[WORD:[a-z0-9]+]], [[WORD]], -4
+// CHECK:       [[RETRY:\.L[a-z0-9_]+retry[0-9]+]]:
+// CHECK-NEXT:    lw [[SEEN:[a-z0-9]+]], 0([[WORD]])
+// CHECK:         vsetivli zero, 1, e16, m1, ta, mu
+// CHECK:         vfadd.vv
+// CHECK:         vmv.x.s
+// CHECK:         lr.w [[CURRENT:[a-z0-9]+]], ([[WORD]])
+// CHECK-NEXT:    bne [[CURRENT]], [[SEEN]], [[RETRY]]
+// CHECK-NEXT:    sc.w [[FAILED:[a-z0-9]+]], {{[a-z0-9]+}}, ([[WORD]])
+// CHECK-NEXT:    bnez [[FAILED]], [[RETRY]]
+tile.kernel @half_atomic(%x: !tile.buffer<f16>, %v: f16) {
+  %i = arith.constant 3 : i64
+  %old = tile.atomic_rmw fadd %x[%i], %v : !tile.buffer<f16>, i64, f16
+  tile.return
+}

@@ -134,6 +134,54 @@ def test_atomics_accumulate_across_programs():
 
 
 @triton.jit
+def half_float_atomic_add(z_ptr, x_ptr, old_ptr, SLOTS: tl.constexpr, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    old = tl.atomic_add(z_ptr + offsets % SLOTS, tl.load(x_ptr + offsets), mask=offsets < N - 1)
+    tl.store(old_ptr + offsets, old)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_16_bit_float_atomic_add_rounds_each_sum(dtype):
+    """RVA has no 16-bit AMO: each add goes through the word holding the halfword.
+
+    Five adjacent slots (both halves of words) take 15 adds in the program's
+    row-major order; each sum is rounded to the 16-bit type, as torch adds.
+    """
+    generator = torch.Generator().manual_seed(3)
+    x = torch.randn(16, generator=generator).to(dtype)
+    z = torch.randn(5, generator=generator).to(dtype)
+    expected, expected_old = z.clone(), torch.zeros(16, dtype=dtype)
+    for i in range(15):
+        expected_old[i] = expected[i % 5]
+        expected[i % 5] = expected[i % 5] + x[i]
+    old = torch.full((16,), 7.0, dtype=dtype)
+    half_float_atomic_add[(1,)](z, x, old, SLOTS=5, N=16)
+    assert torch.equal(z, expected)
+    assert torch.equal(old, expected_old)
+
+
+@triton.jit
+def compare_and_swap(x_ptr, old_ptr, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    zeros = tl.zeros((N,), x_ptr.dtype.element_ty)
+    tl.store(old_ptr + offsets, tl.atomic_cas(x_ptr + offsets, zeros, zeros + 3))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.int16], ids=str)
+def test_16_bit_compare_and_swap_leaves_the_other_halfword(dtype):
+    """On a view one element in, so every word holds one swapped and one kept halfword."""
+    storage = torch.zeros(18, dtype=dtype)
+    storage[2::3] = 5
+    before = storage.clone()
+    old = torch.empty(16, dtype=dtype)
+    compare_and_swap[(1,)](storage[1:17], old, N=16)
+    assert torch.equal(old, before[1:17])
+    expected = before.clone()
+    expected[1:17] = torch.where(before[1:17] == 0, 3, before[1:17]).to(dtype)
+    assert torch.equal(storage, expected)
+
+
+@triton.jit
 def segmented_sum_step(count_a, total_a, value_a, count_b, total_b, value_b):
     return count_a + count_b, tl.where(count_b == 1, value_a, 0) + total_b, value_b
 

@@ -9,12 +9,15 @@ An outer index out of bounds empties the row (`hi = lo`).
 
 Gather/scatter use indexed `vluxei64`/`vsoxei64` (ordered, so the last
 write to an element wins, as the tile dialect specifies); atomics are one
-AMO (or an LR/SC loop for float add and compare-and-swap) per element.
+AMO (or an LR/SC loop for float add and compare-and-swap) per element, and
+16-bit ones (RVA has no AMO for them) a compare-and-swap of their aligned
+32-bit word.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import ExitStack
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
@@ -22,6 +25,7 @@ from xdsl.ir import Operation, SSAValue
 from tnpu.backend_riscv.asm import AsmWriter, Bound, Cursor, StripLoop, for_each_row
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.emitter import KernelEmitter
+from tnpu.backend_riscv.float_algorithms import ScalarTemps, f32_to_half, half_to_f32
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
 from tnpu.backend_riscv.vector_unit import row_major_strides
 from tnpu.diagnostics import CompileError
@@ -350,10 +354,15 @@ def emit_atomic(cg: KernelEmitter, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> N
     asm = cg.asm
     result = cg.new_place(op.result, op)
     element = result.element
-    if element.bits not in (32, 64) or element.is_mask:
-        raise CompileError(op, f"atomics on {element.bits}-bit elements: RVA has 32/64-bit AMOs only")
-    suffix = "w" if element.bits == 32 else "d"
     kind = op.kind.data if isinstance(op, tile.AtomicRMWOp) else "cas"
+    halfword = element.bits == 16
+    if halfword and kind not in _HALFWORD_KINDS:
+        raise CompileError(op, f"atomic {kind} on 16-bit elements (only {', '.join(_HALFWORD_KINDS)})")
+    if element.bits not in (16, 32, 64) or element.is_mask:
+        raise CompileError(
+            op, f"atomics on {element.bits}-bit elements: RVA has 32/64-bit AMOs (16-bit go through their word)"
+        )
+    suffix = "w" if element.bits == 32 else "d"
     if kind in ("max", "min", "umax", "umin", "add") and element.is_float:
         raise CompileError(op, f"atomic {kind} on floats")
     value = cg.place(op.value)
@@ -374,7 +383,13 @@ def emit_atomic(cg: KernelEmitter, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> N
         asm.emit("slli", address, address, element.log2_bytes)
         asm.emit("add", address, address, base)
         _element_at(cg, operand, value, counter, temp)
-        if kind == "fadd":
+        if halfword:
+            if compare is not None:
+                _element_at(cg, expected, compare, counter, temp)
+                asm.emit("slli", expected, expected, 48)
+                asm.emit("srli", expected, expected, 48)
+            _halfword_atomic(cg, kind, element, address, operand, expected, old, flag, skip)
+        elif kind == "fadd":
             retry = asm.new_label("retry")
             move_in, move_out = ("fmv.w.x", "fmv.x.w") if suffix == "w" else ("fmv.d.x", "fmv.x.d")
             add = "fadd.s" if suffix == "w" else "fadd.d"
@@ -403,6 +418,92 @@ def emit_atomic(cg: KernelEmitter, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> N
         asm.emit("addi", counter, counter, 1)
         asm.li(temp, count)
         asm.emit("blt", counter, temp, head)
+
+
+_HALFWORD_KINDS = ("fadd", "cas")
+
+
+def _halfword_atomic(
+    cg: KernelEmitter, kind: str, element: Element,
+    address: str, operand: str, expected: str, old: str, flag: str, skip: str,
+) -> None:  # fmt: skip
+    """A 16-bit atomic through the aligned word holding it: `old` = the halfword.
+
+    The new word is computed from a plain load; LR/SC then swaps it in only
+    if the word still holds what was loaded, else the whole step is retried
+    (a compare-and-swap loop, whose body may be any code, unlike an LR/SC
+    loop's).  cas skips to `skip` when the halfword differs from `expected`
+    (zero-extended).  Clobbers `address` (the word's address from then on).
+    """
+    asm = cg.asm
+    retry = asm.new_label("retry")
+    with asm.ints(4) as (seen, shift, field, updated):
+        asm.emit("andi", shift, address, 3)
+        asm.emit("slli", shift, shift, 3)
+        asm.emit("andi", address, address, -4)
+        asm.li(field, 0xFFFF)
+        asm.emit("sll", field, field, shift)
+        asm.place(retry)
+        asm.emit("lw", seen, f"0({address})")
+        asm.emit("and", old, seen, field)
+        asm.emit("srl", old, old, shift)
+        new = operand
+        if kind == "cas":
+            asm.emit("bne", old, expected, skip)
+        elif kind == "fadd":
+            assert element.half_float is not None
+            _add_half_floats(asm, element.half_float, updated, old, operand)
+            new = updated
+        asm.emit("sll", updated, new, shift)
+        asm.emit("and", updated, updated, field)
+        asm.emit("not", flag, field)
+        asm.emit("and", flag, flag, seen)
+        asm.emit("or", updated, updated, flag)
+        asm.emit("lr.w", flag, f"({address})")
+        asm.emit("bne", flag, seen, retry)
+        asm.emit("sc.w", flag, updated, f"({address})")
+        asm.emit("bnez", flag, retry)
+
+
+def _add_half_floats(asm: AsmWriter, kind: str, dest: str, a: str, b: str) -> None:
+    """dest = a + b, 16-bit floats' bits in integer registers, rounded once (through f32).
+
+    The sum is exact in f32 or rounded there first; rounding it again to
+    f16/bf16 gives the correctly rounded sum all the same, as f32 has more
+    than twice their precision plus two bits.
+    """
+    with ExitStack() as scope:
+        code = _OneElement(asm, scope)
+        code.sew(16)
+        left, right, out = code.temp(), code.temp(), code.temp()
+        asm.emit("vmv.s.x", left, a)
+        asm.emit("vmv.s.x", right, b)
+        left, right = half_to_f32(code, left, kind), half_to_f32(code, right, kind)
+        asm.emit("vfadd.vv", left, left, right)
+        f32_to_half(code, left, kind, out)
+        asm.emit("vmv.x.s", dest, out)
+
+
+class _OneElement(ScalarTemps):
+    """The float algorithms' `VectorCode` on one element (vl = 1), for scalar code.
+
+    Groups are even registers at LMUL 1, so a narrowing op's two-register
+    source is aligned; none holds a value across tile ops, so all are free.
+    """
+
+    def __init__(self, asm: AsmWriter, scope: ExitStack):
+        self.asm = asm
+        self.op_scope = scope
+        self._free = [f"v{i}" for i in range(2, 32, 2)]
+
+    def temp(self) -> str:
+        return self._free.pop(0)
+
+    def sew(self, bits: int) -> None:
+        self.asm.emit("vsetivli", "zero", 1, f"e{bits}", "m1", "ta", "mu")
+
+    def clobber_v0(self) -> None:
+        """v0 holds no value here."""
 
 
 def _element_at(cg: KernelEmitter, dest: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
