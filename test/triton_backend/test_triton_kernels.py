@@ -7,6 +7,8 @@ expected failures.
 
 from __future__ import annotations
 
+import ml_dtypes
+import numpy as np
 import pytest
 import torch
 import triton
@@ -14,7 +16,6 @@ import triton.language as tl
 from triton.language.extra import libdevice
 
 from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
-from tnpu.triton_backend.compiler import KernelRefusedError
 
 
 @triton.jit
@@ -54,25 +55,58 @@ def _values(dtype: torch.dtype) -> torch.Tensor:
     return torch.randint(low, 100, (100,), generator=generator).to(dtype)
 
 
-HALF_FLOATS = {torch.float16, torch.bfloat16}
-
-
 @pytest.mark.parametrize("source", CAST_DTYPES, ids=str)
 def test_every_cast_from_one_dtype(source):
-    """One launch per target dtype: `.to()` as torch converts (floats to ints truncate).
-
-    Triton casts between f16 and bf16 with `tt.fp_to_fp`, which tnpu does not
-    lower yet: that cast is refused, with the op and the line.
-    """
+    """One launch per target dtype: `.to()` as torch converts (floats to ints truncate;
+    f16 <-> bf16 is Triton's `tt.fp_to_fp`)."""
     x = _values(source)
     for target in CAST_DTYPES:
         out = torch.empty(100, dtype=target)
-        if {source, target} == HALF_FLOATS:
-            with pytest.raises(KernelRefusedError, match=r"cast \(tile IR\): .*'tt.fp_to_fp' op .*test_triton_kernels.py:\d+"):
-                cast[(1,)](x, out, 100, BLOCK=128)
-            continue
         cast[(1,)](x, out, 100, BLOCK=128)
         torch.testing.assert_close(out, x.to(target), msg=f"{source} -> {target}")
+
+
+FP8 = {torch.float8_e5m2: ml_dtypes.float8_e5m2, torch.float8_e4m3fn: ml_dtypes.float8_e4m3fn}
+WIDER = {torch.float16: np.float16, torch.bfloat16: ml_dtypes.bfloat16, torch.float32: np.float32,
+         torch.float64: np.float64}  # fmt: skip
+
+
+def _to_torch(array: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
+    """numpy (ml_dtypes) values as a torch tensor of `dtype`, through their bits."""
+    bits = {1: np.uint8, 2: np.int16, 4: np.int32, 8: np.int64}[array.itemsize]
+    return torch.from_numpy(array.view(bits).copy()).view(dtype)
+
+
+@pytest.mark.parametrize("fp8", FP8, ids=str)
+def test_fp8_casts_to_and_from_every_float(fp8):
+    """Triton's `tt.fp_to_fp`, bit for bit as ml_dtypes converts.
+
+    Every one of the 256 fp8 patterns widened (exactly) to f16, bf16, f32
+    and f64; and values of those types rounded to fp8: every fp8 value,
+    every tie between two neighbours and the floats just beside each tie,
+    subnormals, overflow (to infinity, or NaN in e4m3fn, which has none),
+    infinities and NaN.
+    """
+    patterns = np.arange(256, dtype=np.uint8).view(FP8[fp8])
+    for wide, numpy_type in WIDER.items():
+        out = torch.empty(256, dtype=wide)
+        cast[(1,)](_to_torch(patterns, fp8), out, 256, BLOCK=256)
+        expected = _to_torch(patterns.astype(numpy_type), wide)
+        nan = expected.isnan()  # NaN payloads are not compared: ml_dtypes drops them, numpy keeps them
+        assert torch.equal(out.isnan(), nan), f"{fp8} -> {wide}"
+        assert torch.equal(out[~nan].view(torch.uint8), expected[~nan].view(torch.uint8)), f"{fp8} -> {wide}"
+    values = np.unique(patterns[np.isfinite(patterns)].astype(np.float32))
+    ties = (values[1:] + values[:-1]) / 2
+    specials = [1e30, 70000.0, 61440.0, 464.0, 463.9, 2.0**-20, np.inf, np.nan]
+    candidates = np.concatenate([values, ties, np.nextafter(ties, np.float32(np.inf)),
+                                 np.nextafter(ties, np.float32(-np.inf)), specials, np.negative(specials)])  # fmt: skip
+    for wide, numpy_type in WIDER.items():
+        with np.errstate(over="ignore"):
+            source = candidates.astype(np.float32).astype(numpy_type)
+        out = torch.empty(len(source), dtype=fp8)
+        cast[(1,)](_to_torch(source, wide), out, len(source), BLOCK=triton.next_power_of_2(len(source)))
+        expected = source.astype(FP8[fp8]).view(np.uint8)
+        assert np.array_equal(out.view(torch.uint8).numpy(), expected), f"{wide} -> {fp8}"
 
 
 @triton.jit

@@ -83,7 +83,7 @@ def c_type(type_: object, op: Operation) -> str:
         return "bool" if width == 1 else f"int{width}_t"
     element = element_of(type_)  # type: ignore[arg-type]
     if element is not None and element.half_float:
-        return "uint16_t"
+        return f"uint{element.bits}_t"
     if element is not None and element.is_float:
         return "float" if element.bits == 32 else "double"
     raise CompileError(op, f"argument type {type_} has no C equivalent")

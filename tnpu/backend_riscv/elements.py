@@ -2,9 +2,12 @@
 
 Every tile element type maps to one RVV element width (SEW).  `i1` is a
 byte in memory (as Triton stores booleans) and a mask register inside a
-vector body.  `bf16` and `f16` are floats stored as 16 bits: the target has
-no Zvfh/Zvfbfmin, so arithmetic on them goes through f32 (the lowering's
-`arith.extf`/`truncf`) and conversions are done with integer vector ops.
+vector body.  `bf16` and `f16` are floats stored as 16 bits, and the fp8
+formats `f8E5M2` and `f8E4M3FN` (torch's float8_e5m2 and float8_e4m3fn,
+Triton's fp8e5 and fp8e4nv) floats stored as 8: the target has no
+Zvfh/Zvfbfmin (nor any fp8), so arithmetic on them goes through f32 (the
+lowering's `arith.extf`/`truncf`) and conversions are done with integer
+vector ops.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     IndexType,
     IntegerType,
 )
@@ -33,7 +38,8 @@ class Element:
     is_mask: bool = False
     """i1: a byte in memory, a mask register in a vector body."""
     half_float: str | None = None
-    """"bf16" or "f16": stored as 16 bits, computed on only after extension."""
+    """"bf16", "f16", "f8E5M2" or "f8E4M3FN": a float the FPU lacks, stored as 16 or
+    8 bits, computed on only after extension."""
 
     @property
     def fpu(self) -> bool:
@@ -70,6 +76,10 @@ def element_of(type_: Attribute) -> Element | None:
         return Element(16, True, half_float="bf16")
     if isinstance(type_, Float16Type):
         return Element(16, True, half_float="f16")
+    if isinstance(type_, Float8E5M2Type):
+        return Element(8, True, half_float="f8E5M2")
+    if isinstance(type_, Float8E4M3FNType):
+        return Element(8, True, half_float="f8E4M3FN")
     return None
 
 

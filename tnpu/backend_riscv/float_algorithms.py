@@ -2,7 +2,7 @@
 
 RV64GCV without Zvfh has no instruction that computes on 16-bit floats,
 and some of RVV's own conversions differ from the interpreters'
-semantics, so these are sequences: f16/bf16 to and from f32 on the bits,
+semantics, so these are sequences: f16/bf16/fp8 to and from f32 on the bits,
 round-to-odd steps so a conversion through f32 rounds once, saturating
 float-to-integer casts with NaN giving 0, integral roundings that keep
 -0.0, C's fmod.  Each works on registers the instruction selector hands
@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Protocol
 
 from tnpu.backend_riscv.asm import AsmWriter
@@ -276,88 +277,135 @@ def f64_to_f32_round_to_odd(code: VectorCode, source: str) -> str:
 
 F64_TO_F32_ROUND_TO_ODD_SCRATCH = 3
 
-def half_to_f32(code: VectorCode, source: str, kind: str) -> str:
-    """A 16-bit float widened to f32 (exactly), in a temporary at SEW 32.
 
-    bf16 is the top half of an f32.  f16 moves its exponent and mantissa
-    into place and multiplies by 2^112, which rebiases normal numbers and
-    normalises subnormal ones exactly; inf and NaN (payload kept, as
-    numpy does) are set apart, and the sign is put back.
+@dataclass(frozen=True)
+class NarrowFloat:
+    """A float format narrower than f32 that the FPU lacks, as the conversions see it."""
+
+    bits: int
+    mantissa: int
+    """Stored mantissa bits."""
+    bias: int
+    special: int
+    """The magnitude bits from which on a value is infinite or NaN (e4m3fn: only NaN, 0x7f)."""
+    overflow: int
+    """The f32 magnitude bits from which on a value rounds past the largest finite one..."""
+    overflow_bits: int
+    """...and becomes this (infinity; NaN for e4m3fn, which has none, as ml_dtypes makes it)."""
+    nan: int | None
+    """The NaN a NaN becomes (ml_dtypes' fp8), or None: its top payload bits kept (numpy's f16)."""
+
+
+NARROW_FLOATS = {
+    "f16": NarrowFloat(16, 10, 15, 0x7C00, 0x47800000, 0x7C00, None),  # overflow from 2^16
+    "f8E5M2": NarrowFloat(8, 2, 15, 0x7C, 0x47800000, 0x7C, 0x7E),  # from 2^16
+    "f8E4M3FN": NarrowFloat(8, 3, 7, 0x7F, 0x43E80001, 0x7F, 0x7F),  # above 464 (448 + half an ulp)
+}
+"""The formats besides bf16 (the top half of an f32, converted on its own), by element kind."""
+
+
+def half_to_f32(code: VectorCode, source: str, kind: str) -> str:
+    """A 16- or 8-bit float widened to f32 (exactly), in a temporary at SEW 32.
+
+    bf16 is the top half of an f32.  The others move their exponent and
+    mantissa into place and multiply by 2^(127 - bias), which rebiases
+    normal numbers and normalises subnormal ones exactly; inf and NaN
+    (payload kept, as numpy does) are set apart, and the sign is put back.
     """
     single = code.temp()
     code.sew(32)
-    code.asm.emit("vzext.vf2", single, source)
     if kind == "bf16":
+        code.asm.emit("vzext.vf2", single, source)
         code.asm.emit("vsll.vi", single, single, 16)
         return single
+    form = NARROW_FLOATS[kind]
+    code.asm.emit(f"vzext.vf{32 // form.bits}", single, source)
     sign, constant = code.temp(), code.int_temp()
-    code.asm.li(constant, 0x8000)
+    code.asm.li(constant, 1 << (form.bits - 1))
     code.asm.emit("vand.vx", sign, single, constant)
     code.asm.emit("vxor.vv", single, single, sign)
-    code.asm.emit("vsll.vi", sign, sign, 16)
-    code.asm.li(constant, 0x7C00)
+    code.asm.emit("vsll.vi", sign, sign, 32 - form.bits)
+    code.asm.li(constant, form.special)
     code.asm.emit("vmsgeu.vx", "v0", single, constant)
     code.clobber_v0()
-    code.asm.emit("vsll.vi", single, single, 13)
-    code.asm.emit("vfmul.vf", single, single, float_constant(code, 2.0**112, 32))
+    code.asm.emit("vsll.vi", single, single, 23 - form.mantissa)
+    code.asm.emit("vfmul.vf", single, single, float_constant(code, 2.0 ** (127 - form.bias), 32))
     code.asm.li(constant, 0x7F800000)
     code.asm.emit("vor.vx", single, single, constant, "v0.t")
     code.asm.emit("vor.vv", single, single, sign)
     return single
 
 
-HALF_TO_F32_SCRATCH = {"bf16": 1, "f16": 2}
+HALF_TO_F32_SCRATCH = {"bf16": 1, "f16": 2, "f8E5M2": 2, "f8E4M3FN": 2}
+
 
 def f32_to_half(code: VectorCode, source: str, kind: str, dest: str) -> None:
-    """An f32 rounded to the nearest even 16-bit float, into `dest` (SEW 16).
+    """An f32 rounded to the nearest even 16- or 8-bit float, into `dest` (at its SEW).
 
     On the bits: bf16 adds 0x7fff plus the kept low bit and keeps the
-    top half (NaN becomes the quiet NaN).  f16 rebiases normal results
-    the same way, rounds subnormal ones by adding 0.5 on the FPU (whose
-    ulp is then f16's smallest subnormal), saturates to infinity from
-    65536 on (the rounding carries smaller values there itself), and
-    keeps a NaN's top payload bits, never turning it into an infinity,
-    as numpy does.
+    top half (NaN becomes the quiet NaN).  The others rebias normal
+    results the same way, round subnormal ones by adding 2^k on the FPU
+    (whose ulp is then the format's smallest subnormal), saturate from
+    the format's overflow threshold on (the rounding carries smaller
+    values there itself) to infinity, or to NaN for e4m3fn, which has no
+    infinity.  A NaN keeps its sign and, in f16, its top payload bits,
+    never turning into an infinity, as numpy does; fp8 NaNs are ml_dtypes'
+    one quiet NaN.
     """
     if kind == "bf16":
         return f32_to_bf16(code, source, dest)
-    asm = code.asm
+    form = NARROW_FLOATS[kind]
+    asm, shift = code.asm, 23 - form.mantissa
+    rebias = (127 - form.bias) << 23
+    subnormal_scale = 2.0 ** (24 - form.bias - form.mantissa)
     magnitude, rounded, subnormal, constant = code.temp(), code.temp(), code.temp(), code.int_temp()
     code.sew(32)
     asm.emit("vsll.vi", magnitude, source, 1)
     asm.emit("vsrl.vi", magnitude, magnitude, 1)
-    asm.emit("vsrl.vi", rounded, magnitude, 13)
+    asm.emit("vsrl.vi", rounded, magnitude, shift)
     asm.emit("vand.vi", rounded, rounded, 1)
-    asm.li(constant, 0xFFF - 0x38000000)
+    asm.li(constant, (1 << (shift - 1)) - 1 - rebias)
     asm.emit("vadd.vx", rounded, rounded, constant)
     asm.emit("vadd.vv", rounded, rounded, magnitude)
-    asm.emit("vsrl.vi", rounded, rounded, 13)
-    asm.emit("vfadd.vf", subnormal, magnitude, float_constant(code, 0.5, 32))
-    asm.li(constant, 0x3F000000)
+    asm.emit("vsrl.vi", rounded, rounded, shift)
+    asm.emit("vfadd.vf", subnormal, magnitude, float_constant(code, subnormal_scale, 32))
+    asm.li(constant, _float_bits(subnormal_scale, 32))
     asm.emit("vsub.vx", subnormal, subnormal, constant)
-    asm.li(constant, 0x38800000)
+    asm.li(constant, rebias + (1 << 23))
     asm.emit("vmsltu.vx", "v0", magnitude, constant)
     asm.emit("vmerge.vvm", rounded, rounded, subnormal, "v0")
-    asm.li(constant, 0x47800000)
+    asm.li(constant, form.overflow)
     asm.emit("vmsgeu.vx", "v0", magnitude, constant)
-    asm.li(constant, 0x7C00)
+    asm.li(constant, form.overflow_bits)
     asm.emit("vmerge.vxm", rounded, rounded, constant, "v0")
     nan = subnormal
-    asm.emit("vsrl.vi", nan, magnitude, 13)
-    asm.li(constant, 0x3FF)
-    asm.emit("vand.vx", nan, nan, constant)
-    asm.li(constant, 1)
-    asm.emit("vmaxu.vx", nan, nan, constant)
-    asm.li(constant, 0x7C00)
-    asm.emit("vor.vx", nan, nan, constant)
+    if form.nan is None:
+        asm.emit("vsrl.vi", nan, magnitude, shift)
+        asm.li(constant, (1 << form.mantissa) - 1)
+        asm.emit("vand.vx", nan, nan, constant)
+        asm.li(constant, 1)
+        asm.emit("vmaxu.vx", nan, nan, constant)
+        asm.li(constant, form.special)
+        asm.emit("vor.vx", nan, nan, constant)
+    else:
+        asm.li(constant, form.nan)
+        asm.emit("vmv.v.x", nan, constant)
     _merge_where_nan(code, rounded, nan, source)
-    _sign_at_bit_15(code, magnitude, source, constant)
+    _sign_at_top(code, magnitude, source, constant, form.bits)
     asm.emit("vor.vv", rounded, rounded, magnitude)
+    _narrow_from_32(code, dest, rounded, form.bits, through=subnormal)
+
+
+F32_TO_HALF_SCRATCH = {"bf16": 2, "f16": 3, "f8E5M2": 3, "f8E4M3FN": 3}
+
+
+def _narrow_from_32(code: VectorCode, dest: str, source: str, bits: int, through: str) -> None:
+    """dest = the low `bits` of each 32-bit element; 8 bits in two halving steps (via `through`)."""
     code.sew(16)
-    asm.emit("vnsrl.wi", dest, rounded, 0)
-
-
-F32_TO_HALF_SCRATCH = {"bf16": 2, "f16": 3}
+    code.asm.emit("vnsrl.wi", dest if bits == 16 else through, source, 0)
+    if bits == 8:
+        code.sew(8)
+        code.asm.emit("vnsrl.wi", dest, through, 0)
 
 
 def f32_to_bf16(code: VectorCode, source: str, dest: str) -> None:
@@ -374,7 +422,7 @@ def f32_to_bf16(code: VectorCode, source: str, dest: str) -> None:
     asm.emit("vadd.vx", rounding, rounding, constant)
     asm.emit("vadd.vv", rounding, rounding, source)
     asm.emit("vsrl.vi", rounding, rounding, 16)
-    _sign_at_bit_15(code, nan, source, constant)
+    _sign_at_top(code, nan, source, constant, 16)
     asm.li(constant, 0x7FC0)
     asm.emit("vor.vx", nan, nan, constant)
     _merge_where_nan(code, rounding, nan, source)
@@ -382,10 +430,10 @@ def f32_to_bf16(code: VectorCode, source: str, dest: str) -> None:
     asm.emit("vnsrl.wi", dest, rounding, 0)
 
 
-def _sign_at_bit_15(code: VectorCode, dest: str, source: str, constant: str) -> None:
-    """dest = the sign of each f32 of `source` where a 16-bit float has it (SEW 32)."""
-    code.asm.emit("vsrl.vi", dest, source, 16)
-    code.asm.li(constant, 0x8000)
+def _sign_at_top(code: VectorCode, dest: str, source: str, constant: str, bits: int) -> None:
+    """dest = the sign of each f32 of `source` where a `bits`-bit float has it (SEW 32)."""
+    code.asm.emit("vsrl.vi", dest, source, 32 - bits)
+    code.asm.li(constant, 1 << (bits - 1))
     code.asm.emit("vand.vx", dest, dest, constant)
 
 

@@ -29,6 +29,10 @@ from tnpu.backend_riscv.elements import Element
 
 _ALIGNMENT = 64
 
+_NARROW_DTYPES = {"bf16": ml_dtypes.bfloat16, "f16": np.float16,
+                  "f8E5M2": ml_dtypes.float8_e5m2, "f8E4M3FN": ml_dtypes.float8_e4m3fn}  # fmt: skip
+"""The numpy type of each float the FPU lacks (`Element.half_float`)."""
+
 
 @dataclass(frozen=True)
 class Scalar:
@@ -79,8 +83,8 @@ def constant_bits(value: Attribute, element: Element) -> int | None:
         if element.bits == 64:
             return struct.unpack("<q", struct.pack("<d", value.value.data))[0]
         if element.half_float is not None:  # rounded to nearest even, as numpy does
-            half = ml_dtypes.bfloat16 if element.half_float == "bf16" else np.float16
-            return int(np.array(value.value.data, half).view(np.int16))
+            narrow = _NARROW_DTYPES[element.half_float]
+            return int(np.array(value.value.data, narrow).view(f"int{element.bits}"))
     return None
 
 

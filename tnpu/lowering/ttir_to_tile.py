@@ -32,7 +32,6 @@ REFUSED: dict[type[Operation], str] = {
     tt.ElementwiseInlineAsmOp: "inline PTX assembly has no meaning on the NPU",
     tt.ExternElementwiseOp: "library call left; run lower-libdevice first",
     tt.PrintOp: "device printing is not modelled",
-    tt.FpToFpOp: "fp8 conversions are not modelled",
     tt.MakeTensorPtrOp: "block pointers are not supported; use pointer arithmetic",
     tt.AdvanceOp: "block pointers are not supported; use pointer arithmetic",
     tt.DescriptorReduceOp: "atomic reductions through a tensor descriptor are not modelled",
@@ -114,7 +113,7 @@ class TTIRToTilePass(ModulePass):
     family.
 
     Refuses, naming the op and its source location: the ops in `REFUSED`
-    (inline PTX, libdevice calls left, `tt.print`, fp8 casts, block
+    (inline PTX, libdevice calls left, `tt.print`, block
     pointers, atomic reductions through descriptors, calls, `cf` branches
     left), any other op without a lowering, pointers used as data, memory
     accessed through a pointer cast from an integer, a buffer pointer cast

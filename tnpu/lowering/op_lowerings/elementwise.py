@@ -1,6 +1,6 @@
 """Constants and elementwise compute: `arith`/`math` on scalars and tensors, and
 Triton's own elementwise ops (`tt.precise_sqrt`, `tt.precise_divf`,
-`tt.mulhiui`, `tt.clampf`).
+`tt.mulhiui`, `tt.clampf`, `tt.fp_to_fp`).
 
 A tensor op becomes a one-op `tile.map` (`fuse-tile-maps` merges chains
 later); its affine index and box forms come from the pointer analysis.  A
@@ -17,6 +17,7 @@ from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -175,3 +176,33 @@ def lower_clampf(lowering: KernelLowering, op: tt.ClampFOp) -> None:
     above = lowering.map_of([x, low], shape, lambda args: maximum(*args)).results[0]
     clamped = lowering.map_of([above, high], shape, lambda args: minimum(*args)).results[0]
     lowering.values[op.result] = Lowered(value=clamped)
+
+
+@LOWERINGS.lowers(tt.FpToFpOp)
+def lower_fp_to_fp(lowering: KernelLowering, op: tt.FpToFpOp) -> None:
+    """A float conversion (fp8 to and from the others, f16 <-> bf16) as `arith.extf`
+    when it widens and `arith.truncf` (to nearest even) when it narrows; between
+    types of one width (f16, bf16) through f32, exact, so rounding once.
+    Rounding toward zero is refused: `arith.truncf` rounds to nearest even."""
+    source, result = tt.element_type_of(op.src.type), tt.element_type_of(op.result.type)
+    if op.rounding is not None and tt.RoundingMode.of(op.rounding) == tt.RoundingMode.RTZ:
+        raise CompileError(op, "cannot be lowered to the tile dialect: rounding toward zero (only to nearest even)")
+    steps: list[Callable[[SSAValue], Operation]]
+    source_bits, result_bits = tt.bitwidth_of(source), tt.bitwidth_of(result)
+    if result_bits > source_bits:
+        steps = [lambda value: arith.ExtFOp(value, result)]
+    elif result_bits < source_bits:
+        steps = [lambda value: arith.TruncFOp(value, result)]
+    else:
+        steps = [lambda value: arith.ExtFOp(value, Float32Type()), lambda value: arith.TruncFOp(value, result)]
+    if not isinstance(op.result.type, TensorType):
+        value = lowering.tile_of(op.src)
+        for step in steps:
+            value = lowering.insert(step(value)).results[0]
+        lowering.values[op.result] = Lowered(value=value)
+        return
+    value = lowering.operand_of_map(op.src)
+    shape = tt.shape_of(op.result.type)
+    for step in steps:
+        value = lowering.map_of([value], shape, lambda args, step=step: step(args[0])).results[0]
+    lowering.values[op.result] = Lowered(value=value)
