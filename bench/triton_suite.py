@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/triton_suite.py CHECKOUT [--side both|tnpu|interp] [--out DIR]
         [--files test_core.py test_standard.py test_random.py] [-k EXPR] [--every N] [--timeout 300]
+        [--rerun-failed]
 
 CHECKOUT is a Triton source tree (a directory with
 `python/test/unit/language/test_core.py`; Triton's files stay there, none
@@ -11,25 +12,33 @@ backend, `interp` under `TRITON_INTERPRET=1`, each writing a JUnit report
 to `DIR/<side>.xml` (`--side` reruns one side; the other's report is
 read back).  `--every N` runs every Nth collected test only, a sample
 spread over the files (the whole of test_core.py is about 9,400 tests,
-hours on tnpu with a compile and an ELF per test).  Then every test is
-printed with its outcome on both sides, and the totals.
+hours on tnpu with a compile and an ELF per test).  `--side tnpu
+--rerun-failed` reruns only the tests that side failed in its report
+(after a fix) and replaces their entries.  Then every test is printed
+with its outcome on both sides, and the totals per file.
 
 `bench/triton_suite_expected_failures.txt` lists every test the
 interpreter passes and tnpu fails, one line each with its reason
-(`test_id  # reason`).  The comparison names each such test that is not
-listed (`unexpected`) and each listed test that no longer fails (`stale`);
-the exit status is 1 if there is either.  A run over some of the tests
-(`-k`) checks the listed ones it ran.
+(`test_id  # reason`; the id may be a glob, `test_core::test_x[*-fp8*]`,
+for all the parameters of a test that fail for one reason).  The
+comparison names each such test that is not listed (`unexpected`) and each
+listed test the interpreter passes that tnpu no longer fails (`stale`); the
+exit status is 1 if there is either.  A run over some of the tests (`-k`,
+`--every`) checks the listed ones it ran.  test_random.py imports scipy
+(`pip install scipy` in the environment that runs this).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,16 +56,30 @@ def main() -> int:
     parser.add_argument("-k", dest="expression", help="pytest's -k: run the matching tests only")
     parser.add_argument("--every", type=int, default=1, metavar="N", help="run every Nth test only")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per test (pytest-timeout)")
+    parser.add_argument("--rerun-failed", action="store_true",
+                        help="with --side: rerun the tests that side failed in DIR's report, and update it")  # fmt: skip
     args = parser.parse_args()
+    if args.rerun_failed and args.side == "both":
+        parser.error("--rerun-failed reruns one side: give --side interp or --side tnpu")
     tests = args.checkout / "python" / "test"
     if not (tests / "unit" / "language" / "test_core.py").is_file():
         parser.error(f"{args.checkout}: no python/test/unit/language/test_core.py (not a Triton checkout)")
+    if "test_random.py" in args.files and importlib.util.find_spec("scipy") is None:
+        parser.error("test_random.py imports scipy: pip install scipy, or leave the file out with --files")
     args.out.mkdir(parents=True, exist_ok=True)
-    selection = [f"unit/language/{name}" for name in args.files]
-    if args.every > 1:
-        selection = collect(tests, selection, args)[:: args.every]
-    for side in SIDES if args.side == "both" else (args.side,):
-        run_side(side, tests, selection, args)
+    if args.rerun_failed:
+        report = args.out / f"{args.side}.xml"
+        failed = [f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
+                  for case in ElementTree.parse(report).iter("testcase") if {c.tag for c in case} & {"failure", "error"}]  # fmt: skip
+        rerun = args.out / f"{args.side}-rerun.xml"
+        run_side(args.side, tests, list(dict.fromkeys(failed)), args, rerun)
+        merge_junit(report, rerun)
+    else:
+        selection = [f"unit/language/{name}" for name in args.files]
+        if args.every > 1:
+            selection = collect(tests, selection, args)[:: args.every]
+        for side in SIDES if args.side == "both" else (args.side,):
+            run_side(side, tests, selection, args, args.out / f"{side}.xml")
     outcomes = {side: read_junit(args.out / f"{side}.xml") for side in SIDES}
     return compare(outcomes, read_expected_failures())
 
@@ -70,18 +93,39 @@ def collect(tests: Path, selection: list[str], args: argparse.Namespace) -> list
     return [line for line in listing.splitlines() if "::" in line]
 
 
-def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namespace) -> None:
+def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namespace, report: Path) -> None:
     env = dict(os.environ, TRITON_INTERPRET="1" if side == "interp" else "0")
     cache = args.out.resolve() / f"cache-{side}"
     env.update(TRITON_CACHE_DIR=str(cache / "triton"), TNPU_CACHE_DIR=str(cache / "tnpu"))
     command = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--device", "cpu",
-        f"--timeout={args.timeout}", f"--junitxml={(args.out / f'{side}.xml').resolve()}",
-        *(["-k", args.expression] if args.expression and args.every == 1 else []),
+        f"--timeout={args.timeout}", f"--junitxml={report.resolve()}",
+        *(["-k", args.expression] if args.expression and args.every == 1 and not args.rerun_failed else []),
         *selection,
     ]  # fmt: skip
-    print(f"[{side}] {' '.join(command[1:])}", flush=True)
+    shown = command[1 : len(command) - len(selection)]
+    if args.rerun_failed:
+        what = f"{len(selection)} tests that failed"
+    elif args.every > 1:
+        what = f"{len(selection)} tests (every {args.every}th)"
+    else:
+        what = " ".join(selection)
+    print(f"[{side}] {' '.join(shown)} {what}", flush=True)
+    start = time.monotonic()
     subprocess.run(command, cwd=tests, env=env, stdout=subprocess.DEVNULL)
+    print(f"[{side}] {time.monotonic() - start:.0f} s", flush=True)
+
+
+def merge_junit(report: Path, rerun: Path) -> None:
+    """The report with the entries of the tests `rerun` ran replaced by the rerun's."""
+    tree = ElementTree.parse(report)
+    newer = {(case.get("classname"), case.get("name")): case for case in ElementTree.parse(rerun).iter("testcase")}
+    for suite in tree.iter("testsuite"):
+        for index, case in enumerate(list(suite)):
+            key = (case.get("classname"), case.get("name"))
+            if case.tag == "testcase" and key in newer:
+                suite[index] = newer[key]
+    tree.write(report)
 
 
 def read_junit(path: Path) -> dict[str, str]:
@@ -122,18 +166,21 @@ def compare(outcomes: dict[str, dict[str, str]], expected: dict[str, str]) -> in
     for test in tests:
         a, b = interp.get(test, "-"), tnpu.get(test, "-")
         mark = ""
+        listed = any(fnmatchcase(test, pattern) for pattern in expected)
         if a == "passed" and b == "failed":
-            mark = "expected" if test in expected else "UNEXPECTED"
-            if test not in expected:
+            mark = "expected" if listed else "UNEXPECTED"
+            if not listed:
                 unexpected.append(test)
-        elif test in expected and b != "failed" and test in tnpu:
+        elif listed and a == "passed" and b in ("passed", "skipped"):
             mark, _ = "STALE", stale.append(test)
         print(f"{test.ljust(width)}  {a:<7}  {b:<7}  {mark}".rstrip())
     print()
+    files = sorted({t.split("::")[0] for t in tests})
     for side in SIDES:
-        counts = Counter(outcomes[side].values())
-        print(f"{side:>6}: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
-              f" of {len(outcomes[side])}")  # fmt: skip
+        for file in [*files, "all"] if len(files) > 1 else files:
+            counts = Counter(o for t, o in outcomes[side].items() if file in ("all", t.split("::")[0]))
+            print(f"{side:>6} {file:<14} {counts['passed']:>5} passed, {counts['failed']:>5} failed,"
+                  f" {counts['skipped']:>5} skipped of {counts.total()}")  # fmt: skip
     both = sum(1 for t in tests if interp.get(t) == "passed" and tnpu.get(t) == "passed")
     only_interp = sum(1 for t in tests if interp.get(t) == "passed" and tnpu.get(t) == "failed")
     only_tnpu = sum(1 for t in tests if tnpu.get(t) == "passed" and interp.get(t) != "passed")
