@@ -90,7 +90,8 @@ def collect(tests: Path, selection: list[str], args: argparse.Namespace) -> list
                "--device", "cpu", *(["-k", args.expression] if args.expression else []), *selection]  # fmt: skip
     env = dict(os.environ, TRITON_INTERPRET="1")
     listing = subprocess.run(command, cwd=tests, env=env, capture_output=True, text=True).stdout
-    return [line for line in listing.splitlines() if "::" in line]
+    # Node ids only: pytest's warnings name tests too ("  Test: unit/...::test_x, ...").
+    return [line for line in listing.splitlines() if line.startswith(tuple(f"{path}::" for path in selection))]
 
 
 def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namespace, report: Path) -> None:
@@ -107,7 +108,7 @@ def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namesp
     if args.rerun_failed:
         what = f"{len(selection)} tests that failed"
     elif args.every > 1:
-        what = f"{len(selection)} tests (every {args.every}th)"
+        what = f"{len(selection)} tests (1 in {args.every})"
     else:
         what = " ".join(selection)
     print(f"[{side}] {' '.join(shown)} {what}", flush=True)
