@@ -168,6 +168,27 @@ def test_atomics_accumulate_across_programs():
 
 
 @triton.jit
+def rows_bounded_by_a_count(x_ptr, out_ptr, rows, ROWS: tl.constexpr, COLUMNS: tl.constexpr):
+    offsets = tl.program_id(0) * ROWS * COLUMNS + tl.arange(0, ROWS)[:, None] * COLUMNS + tl.arange(0, COLUMNS)[None, :]
+    x = tl.load(x_ptr + offsets, mask=offsets < rows * COLUMNS, other=-1)
+    tl.store(out_ptr + offsets, x * 2, mask=offsets < (rows + 1) * COLUMNS)
+
+
+def test_2d_mask_from_a_flat_element_count():
+    """A mask `offsets < rows * COLUMNS` on [ROWS, COLUMNS] offsets: each program's valid
+    rows are (rows * COLUMNS - its start) floor-divided by the row length, negative for
+    the programs past the end."""
+    rows = 5
+    x = torch.arange(rows * 16, dtype=torch.int32)
+    out = torch.full((4 * 4 * 16,), 7, dtype=torch.int32)
+    rows_bounded_by_a_count[(4,)](x, out, rows, ROWS=4, COLUMNS=16)
+    expected = torch.full_like(out, 7)
+    expected[: rows * 16] = x * 2
+    expected[rows * 16 : (rows + 1) * 16] = -2
+    torch.testing.assert_close(out, expected)
+
+
+@triton.jit
 def half_float_atomic_add(z_ptr, x_ptr, old_ptr, SLOTS: tl.constexpr, N: tl.constexpr):
     offsets = tl.arange(0, N)
     old = tl.atomic_add(z_ptr + offsets % SLOTS, tl.load(x_ptr + offsets), mask=offsets < N - 1)

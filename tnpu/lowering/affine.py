@@ -213,10 +213,18 @@ class IndexEmitter:
             return self._from_linear(
                 Linear(tuple((x, c // b) for x, c in form.terms), form.constant // b)
             )
-        op_type = arith.DivSIOp if self.is_non_negative(a) else arith.FloorDivSIOp
-        result = self._emit(op_type(self.materialize(a), self.materialize(b)))
+        x, y = self.materialize(a), self.materialize(b)
+        result = self._emit(arith.DivSIOp(x, y)) if self.is_non_negative(a) else self._floor_quotient(x, y)
         divisor = self.divisor(a) // b if self.divisor(a) % b == 0 else 1
         return self._record(result, divisor, self.is_non_negative(a))
+
+    def _floor_quotient(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """x / y rounded down, for a positive y: the truncated quotient, one less where the
+        remainder is negative (divsi and remsi, which every consumer executes; the RISC-V
+        backend has no floordivsi)."""
+        quotient = self._emit(arith.DivSIOp(x, y))
+        negative = self._emit(CmpiOp(self._emit(arith.RemSIOp(x, y)), self.materialize(0), "slt"))
+        return self._emit(SelectOp(negative, self._emit(arith.SubiOp(quotient, self.materialize(1))), quotient))
 
     def mod(self, a: Scalar, b: int) -> Scalar:
         """`a mod b` for a non-negative `a` and a positive constant `b`."""
