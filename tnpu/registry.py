@@ -54,6 +54,12 @@ def _lower_libdevice() -> type[ModulePass]:
     return LowerLibdevicePass
 
 
+def _decompose_dot_scaled() -> type[ModulePass]:
+    from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
+
+    return DecomposeDotScaledPass
+
+
 def _expand_math() -> type[ModulePass]:
     from tnpu.passes.expand_math import ExpandMathPass
 
@@ -116,6 +122,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tnpu-to-npu": _tnpu_to_npu,
     "strip-gpu-only": _strip_gpu_only,
     "lower-libdevice": _lower_libdevice,
+    "decompose-dot-scaled": _decompose_dot_scaled,
     "structure-early-return": _structure_early_return,
     "expand-math": _expand_math,
     "widen-half-floats": _widen_half_floats,

@@ -168,6 +168,81 @@ def test_atomics_accumulate_across_programs():
 
 
 @triton.jit
+def microscaled_dot(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                    A_FORMAT: tl.constexpr, B_FORMAT: tl.constexpr, A_SCALED: tl.constexpr, B_SCALED: tl.constexpr):  # fmt: skip
+    A_K: tl.constexpr = K // 2 if A_FORMAT == "e2m1" else K
+    B_K: tl.constexpr = K // 2 if B_FORMAT == "e2m1" else K
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * A_K + tl.arange(0, A_K)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, B_K)[:, None] * N + tl.arange(0, N)[None, :])
+    if A_FORMAT == "e4m3":
+        a = a.to(tl.float8e4nv, bitcast=True)
+    if B_FORMAT == "e5m2":
+        b = b.to(tl.float8e5, bitcast=True)
+    a_scale = None
+    b_scale = None
+    if A_SCALED:
+        a_scale = tl.load(a_scale_ptr + tl.arange(0, M)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    if B_SCALED:
+        b_scale = tl.load(b_scale_ptr + tl.arange(0, N)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    product = tl.dot_scaled(a, a_scale, A_FORMAT, b, b_scale, B_FORMAT)
+    tl.store(out_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], product)
+
+
+E2M1 = torch.tensor([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0], dtype=torch.float64)
+
+
+def _decoded(values: torch.Tensor, format_: str) -> torch.Tensor:
+    """MX elements as float64, K last (e2m1: two codes a byte, low nibble first)."""
+    if format_ == "e2m1":
+        codes = torch.stack([values & 15, values >> 4], -1).reshape(values.shape[0], -1).long()
+        return torch.where(codes & 8 != 0, -E2M1[codes & 7], E2M1[codes & 7])
+    dtypes = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
+    return (values.view(dtypes[format_]) if format_ in dtypes else values).double()
+
+
+def _finite_bytes(shape: tuple[int, ...], format_: str, generator: torch.Generator) -> torch.Tensor:
+    """Random e2m1/e4m3/e5m2 bytes, with the fp8 infinity and NaN patterns made finite."""
+    values = torch.randint(0, 256, shape, dtype=torch.uint8, generator=generator)
+    special = {"e4m3": (0x7F, 0x7F), "e5m2": (0x7C, 0x7C)}.get(format_)
+    if special is not None:
+        values = torch.where(values & special[0] == special[1], values & 0x83, values)
+    return values
+
+
+@pytest.mark.parametrize(("a_format", "b_format", "a_scaled", "b_scaled"), [
+    ("e2m1", "fp16", True, False), ("e4m3", "fp16", True, False), ("fp16", "e2m1", False, True),
+    ("bf16", "e5m2", False, True), ("e2m1", "e2m1", True, True),
+])  # fmt: skip
+def test_microscaled_dot(a_format, b_format, a_scaled, b_scaled):
+    """tl.dot_scaled: e2m1 (packed along K) and fp8 operands, each group of 32 along K
+    scaled by an e8m0 byte (2^(byte - 127); 255 is NaN), against a float64 product."""
+    M, N, K = 16, 8, 64
+    generator = torch.Generator().manual_seed(7)
+    halves = {"fp16": torch.float16, "bf16": torch.bfloat16}
+
+    def operand(rows: int, format_: str) -> torch.Tensor:  # [rows, K] logically, K last
+        if format_ in halves:
+            return torch.randn(rows, K, generator=generator).to(halves[format_])
+        return _finite_bytes((rows, K // 2 if format_ == "e2m1" else K), format_, generator)
+
+    a, b_t = operand(M, a_format), operand(N, b_format)
+    a_scale = torch.randint(120, 135, (M, K // 32), dtype=torch.uint8, generator=generator)
+    b_scale = torch.randint(120, 135, (N, K // 32), dtype=torch.uint8, generator=generator)
+    a_scale[3, 1] = 255
+    out = torch.empty(M, N)
+    microscaled_dot[(1,)](a, a_scale, b_t.t().contiguous(), b_scale, out, M, N, K,
+                          A_FORMAT=a_format, B_FORMAT=b_format, A_SCALED=a_scaled, B_SCALED=b_scaled)  # fmt: skip
+    lhs, rhs = _decoded(a, a_format), _decoded(b_t, b_format)
+    if a_scaled:
+        lhs = lhs * torch.where(a_scale == 255, torch.nan, 2.0 ** (a_scale.double() - 127)).repeat_interleave(32, 1)
+    if b_scaled:
+        rhs = rhs * (2.0 ** (b_scale.double() - 127)).repeat_interleave(32, 1)
+    expected = (lhs @ rhs.t()).float()
+    assert out[3].isnan().all() == a_scaled
+    torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
+@triton.jit
 def rows_bounded_by_a_count(x_ptr, out_ptr, rows, ROWS: tl.constexpr, COLUMNS: tl.constexpr):
     offsets = tl.program_id(0) * ROWS * COLUMNS + tl.arange(0, ROWS)[:, None] * COLUMNS + tl.arange(0, COLUMNS)[None, :]
     x = tl.load(x_ptr + offsets, mask=offsets < rows * COLUMNS, other=-1)

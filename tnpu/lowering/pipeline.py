@@ -15,6 +15,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 from tnpu.diagnostics import compiling
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
+from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
@@ -23,7 +24,7 @@ from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
 @dataclass(frozen=True)
 class TnpuToTilePipeline(ModulePass):
-    """TTIR to tile IR: strip-gpu-only, lower-libdevice, structure-early-return, ttir-to-tile, fuse-tile-maps, cse, dce.
+    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, ttir-to-tile, fuse-tile-maps, cse, dce.
 
     The pipeline `tnpu run` and the backends start from; each step is also a
     pass of its own.
@@ -38,6 +39,7 @@ class TnpuToTilePipeline(ModulePass):
             (
                 StripGpuOnlyPass(),
                 LowerLibdevicePass(),
+                DecomposeDotScaledPass(),
                 StructureEarlyReturnPass(),
                 TTIRToTilePass(),
                 DeadCodeElimination(),
