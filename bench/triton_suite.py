@@ -13,8 +13,8 @@ to `DIR/<side>.xml` (`--side` reruns one side; the other's report is
 read back).  `--every N` runs every Nth collected test only, a sample
 spread over the files (the whole of test_core.py is about 9,400 tests,
 hours on tnpu with a compile and an ELF per test).  `--side tnpu
---rerun-failed` reruns only the tests that side failed in its report
-(after a fix) and replaces their entries.  Then every test is printed
+--rerun-failed` reruns only the tests that side failed in its report and
+the other side passed (after a fix) and replaces their entries.  Then every test is printed
 with its outcome on both sides, and the totals per file.
 
 `bench/triton_suite_expected_failures.txt` lists every test the
@@ -57,7 +57,7 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=1, metavar="N", help="run every Nth test only")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per test (pytest-timeout)")
     parser.add_argument("--rerun-failed", action="store_true",
-                        help="with --side: rerun the tests that side failed in DIR's report, and update it")  # fmt: skip
+                        help="with --side: rerun the tests that side failed and the other passed, and update DIR's report")  # fmt: skip
     args = parser.parse_args()
     if args.rerun_failed and args.side == "both":
         parser.error("--rerun-failed reruns one side: give --side interp or --side tnpu")
@@ -69,10 +69,11 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.rerun_failed:
         report = args.out / f"{args.side}.xml"
-        failed = [f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
-                  for case in ElementTree.parse(report).iter("testcase") if {c.tag for c in case} & {"failure", "error"}]  # fmt: skip
+        mine, other = read_junit(report), read_junit(args.out / f"{SIDES[1 - SIDES.index(args.side)]}.xml")
+        failed = [node for test, node in node_ids(report).items()
+                  if mine[test] == "failed" and other.get(test) == "passed"]  # fmt: skip
         rerun = args.out / f"{args.side}-rerun.xml"
-        run_side(args.side, tests, list(dict.fromkeys(failed)), args, rerun)
+        run_side(args.side, tests, failed, args, rerun)
         merge_junit(report, rerun)
     else:
         selection = [f"unit/language/{name}" for name in args.files]
@@ -115,6 +116,15 @@ def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namesp
     start = time.monotonic()
     subprocess.run(command, cwd=tests, env=env, stdout=subprocess.DEVNULL)
     print(f"[{side}] {time.monotonic() - start:.0f} s", flush=True)
+
+
+def node_ids(path: Path) -> dict[str, str]:
+    """Test id (as `read_junit` names it) -> pytest node id, for the tests of a report."""
+    return {
+        f"{case.get('classname', '').rsplit('.', 1)[-1]}::{case.get('name')}":
+            f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
+        for case in ElementTree.parse(path).iter("testcase")
+    }  # fmt: skip
 
 
 def merge_junit(report: Path, rerun: Path) -> None:
