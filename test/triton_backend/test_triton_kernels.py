@@ -168,6 +168,27 @@ def test_atomics_accumulate_across_programs():
 
 
 @triton.jit
+def fp8_abs_and_dot(a_ptr, b_ptr, abs_ptr, dot_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(abs_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :], tl.abs(a))
+    tl.store(dot_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], tl.dot(a, b))
+
+
+@pytest.mark.parametrize("fp8", FP8, ids=str)
+def test_fp8_arithmetic_and_dot_compute_in_f32(fp8):
+    """fp8 arithmetic and tl.dot run in f32 (RVV has no fp8): |a| exact, the dot of
+    exact products summed in f32."""
+    generator = torch.Generator().manual_seed(11)
+    a = torch.randn(16, 32, generator=generator).to(fp8)
+    b = torch.randn(32, 16, generator=generator).to(fp8)
+    magnitudes, product = torch.empty_like(a), torch.empty(16, 16)
+    fp8_abs_and_dot[(1,)](a, b, magnitudes, product, 16, 16, 32)
+    assert torch.equal(magnitudes.float(), a.float().abs())
+    torch.testing.assert_close(product, a.double() @ b.double(), check_dtype=False, rtol=1e-6, atol=1e-6)
+
+
+@triton.jit
 def microscaled_dot(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
                     A_FORMAT: tl.constexpr, B_FORMAT: tl.constexpr, A_SCALED: tl.constexpr, B_SCALED: tl.constexpr):  # fmt: skip
     A_K: tl.constexpr = K // 2 if A_FORMAT == "e2m1" else K

@@ -515,6 +515,9 @@ class _ElementwiseLowering(ScalarTemps):
             return self._mask_logic(op, mask_logic)
         if entry := entry_for(_INT_BINARY, op):
             return self._binary(op, entry, "x")
+        float_op = any(entry_for(table, op) for table in (_FLOAT_BINARY, _FLOAT_UNARY, _NAN_PROPAGATING, _ROUNDINGS))
+        if float_op and (narrow := _element(op.results[0], op).half_float):
+            raise CompileError(op, f"{narrow} arithmetic needs extension to f32 first")
         if entry := entry_for(_FLOAT_BINARY, op):
             return self._binary(op, entry, "f")
         if mnemonic := entry_for(_FLOAT_UNARY, op):
@@ -533,8 +536,6 @@ class _ElementwiseLowering(ScalarTemps):
         mnemonic, commutative, reversed_mnemonic = entry
         lhs, rhs = op.operands
         element = _element(op.results[0], op)
-        if element.half_float:
-            raise CompileError(op, f"{element.half_float} arithmetic needs extension to f32 first")
         if _needs_guard(op, self.uniforms.get(rhs), element):
             return self._guarded_binary(op, mnemonic, element)
         scalar = self._f if scalar_kind == "f" else self._x

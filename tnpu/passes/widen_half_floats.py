@@ -1,10 +1,12 @@
-"""The `widen-half-floats` pass: f16/bf16 arithmetic computed in a wider float.
+"""The `widen-half-floats` pass: f16/bf16 (and fp8) arithmetic computed in a wider float.
 
 A target without Zvfh/Zvfbfmin (RV64GCV as qemu 7.2 runs it) has no
-16-bit float instructions.  This pass rewrites each arithmetic op on f16 or
-bf16 values as the same op on f32 (`arith.extf` of the operands, the op,
-`arith.truncf` of a float result), so the backend only meets 16-bit floats
-in loads, stores and conversions.
+16-bit float instructions, nor any 8-bit ones.  This pass rewrites each
+arithmetic op on f16, bf16 or fp8 (e5m2, e4m3fn) values as the same op on
+f32 (`arith.extf` of the operands, the op, `arith.truncf` of a float
+result), so the backend only meets these floats in loads, stores and
+conversions.  fp8 has fewer mantissa bits than f16, so all that follows
+about f16 holds for it too.
 
 Why the answer does not change: +, -, ×, ÷ and square root computed in f32
 and rounded to f16 or bf16 give the correctly rounded result, because f32
@@ -40,6 +42,8 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     ModuleOp,
     TensorType,
 )
@@ -68,8 +72,8 @@ EXACT_IN_F32: tuple[type[Operation], ...] = (
 
 
 def is_half_float(type_: Attribute) -> bool:
-    """f16 or bf16, as a scalar or the element of a tensor."""
-    return isinstance(element_type_of(type_), Float16Type | BFloat16Type)
+    """f16, bf16 or an fp8 format the backend stores, as a scalar or the element of a tensor."""
+    return isinstance(element_type_of(type_), Float16Type | BFloat16Type | Float8E5M2Type | Float8E4M3FNType)
 
 
 class ComputeHalfFloatsWider(RewritePattern):
