@@ -76,11 +76,18 @@ def clone_keeping_text_positions(module: OperationT) -> OperationT:
     (by a lowering) is not reported at the module's line.
     """
     clone = module.clone()
-    for original, copy in zip(module.walk(), clone.walk()):
-        span = _TEXT_SPANS.get(original)
-        if span is not None and original is not module:
-            _TEXT_SPANS[copy] = span
+    for op, copy in zip(module.walk(), clone.walk()):
+        if op is not module:
+            keep_positions(op, copy)
     return clone
+
+
+def keep_positions(op: Operation, copy: Operation) -> None:
+    """`copy` (of `op`, without its regions' ops) at `op`'s TTIR text and Python positions."""
+    copy.location = op.location
+    span = _TEXT_SPANS.get(op)
+    if span is not None:
+        _TEXT_SPANS[copy] = span
 
 
 def describe_location(loc: Attribute) -> str | None:

@@ -60,6 +60,12 @@ def _decompose_dot_scaled() -> type[ModulePass]:
     return DecomposeDotScaledPass
 
 
+def _inline_calls() -> type[ModulePass]:
+    from tnpu.passes.inline_calls import InlineCallsPass
+
+    return InlineCallsPass
+
+
 def _expand_math() -> type[ModulePass]:
     from tnpu.passes.expand_math import ExpandMathPass
 
@@ -124,6 +130,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-libdevice": _lower_libdevice,
     "decompose-dot-scaled": _decompose_dot_scaled,
     "structure-early-return": _structure_early_return,
+    "inline-calls": _inline_calls,
     "expand-math": _expand_math,
     "widen-half-floats": _widen_half_floats,
     "expand-integer-division": _expand_integer_division,

@@ -391,6 +391,36 @@ def test_control_flow_and_masked_loads_with_other():
     torch.testing.assert_close(out[1], -padded + 64)
 
 
+@triton.jit(noinline=True)
+def scale_or_shift(x_ptr, out_ptr, factor, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    if factor > 2:
+        tl.store(out_ptr + offsets, tl.load(x_ptr + offsets) * factor)
+        return
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets) + factor)
+
+
+@triton.jit(noinline=True)
+def half_and_successor(factor):
+    return factor * 0.5, factor + 1
+
+
+@triton.jit
+def calls_noinline_functions(x_ptr, out_ptr, factor, N: tl.constexpr):
+    half, successor = half_and_successor(factor)
+    scale_or_shift(x_ptr, out_ptr, half, N)
+    scale_or_shift(x_ptr, out_ptr + N, successor, N)
+
+
+def test_noinline_functions_with_early_returns_and_several_results():
+    """Triton leaves `noinline` functions as tt.call: each call is inlined."""
+    x = torch.randn(16)
+    out = torch.empty(32)
+    calls_noinline_functions[(1,)](x, out, 4.0, 16)
+    torch.testing.assert_close(out[:16], x + 2.0)
+    torch.testing.assert_close(out[16:], x * 5.0)
+
+
 @triton.jit
 def grid_ids(out_ptr):
     x, y, z = tl.program_id(0), tl.program_id(1), tl.program_id(2)

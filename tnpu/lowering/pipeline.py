@@ -17,6 +17,7 @@ from tnpu.diagnostics import compiling
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
+from tnpu.passes.inline_calls import InlineCallsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
 from tnpu.passes.structure_early_return import StructureEarlyReturnPass
@@ -24,7 +25,7 @@ from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
 @dataclass(frozen=True)
 class TnpuToTilePipeline(ModulePass):
-    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, ttir-to-tile, fuse-tile-maps, cse, dce.
+    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, inline-calls, ttir-to-tile, fuse-tile-maps, cse, dce.
 
     The pipeline `tnpu run` and the backends start from; each step is also a
     pass of its own.
@@ -41,6 +42,7 @@ class TnpuToTilePipeline(ModulePass):
                 LowerLibdevicePass(),
                 DecomposeDotScaledPass(),
                 StructureEarlyReturnPass(),
+                InlineCallsPass(),
                 TTIRToTilePass(),
                 DeadCodeElimination(),
                 FuseTileMapsPass(),
