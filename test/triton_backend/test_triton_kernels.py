@@ -66,7 +66,8 @@ def test_every_cast_from_one_dtype(source):
         torch.testing.assert_close(out, x.to(target), msg=f"{source} -> {target}")
 
 
-FP8 = {torch.float8_e5m2: ml_dtypes.float8_e5m2, torch.float8_e4m3fn: ml_dtypes.float8_e4m3fn}
+FP8 = {torch.float8_e5m2: ml_dtypes.float8_e5m2, torch.float8_e4m3fn: ml_dtypes.float8_e4m3fn,
+       torch.float8_e5m2fnuz: ml_dtypes.float8_e5m2fnuz, torch.float8_e4m3fnuz: ml_dtypes.float8_e4m3fnuz}  # fmt: skip
 WIDER = {torch.float16: np.float16, torch.bfloat16: ml_dtypes.bfloat16, torch.float32: np.float32,
          torch.float64: np.float64}  # fmt: skip
 
@@ -84,8 +85,8 @@ def test_fp8_casts_to_and_from_every_float(fp8):
     Every one of the 256 fp8 patterns widened (exactly) to f16, bf16, f32
     and f64; and values of those types rounded to fp8: every fp8 value,
     every tie between two neighbours and the floats just beside each tie,
-    subnormals, overflow (to infinity, or NaN in e4m3fn, which has none),
-    infinities and NaN.
+    subnormals, overflow (to infinity, or NaN in e4m3fn and the FNUZ
+    formats, which have none), infinities, NaN, and -0 (+0 in FNUZ).
     """
     patterns = np.arange(256, dtype=np.uint8).view(FP8[fp8])
     for wide, numpy_type in WIDER.items():
@@ -97,7 +98,7 @@ def test_fp8_casts_to_and_from_every_float(fp8):
         assert torch.equal(out[~nan].view(torch.uint8), expected[~nan].view(torch.uint8)), f"{fp8} -> {wide}"
     values = np.unique(patterns[np.isfinite(patterns)].astype(np.float32))
     ties = (values[1:] + values[:-1]) / 2
-    specials = [1e30, 70000.0, 61440.0, 464.0, 463.9, 2.0**-20, np.inf, np.nan]
+    specials = [1e30, 70000.0, 61440.0, 464.0, 463.9, 248.0, 2.0**-20, 0.0, np.inf, np.nan]
     candidates = np.concatenate([values, ties, np.nextafter(ties, np.float32(np.inf)),
                                  np.nextafter(ties, np.float32(-np.inf)), specials, np.negative(specials)])  # fmt: skip
     for wide, numpy_type in WIDER.items():

@@ -4,7 +4,8 @@ Every tile element type maps to one RVV element width (SEW).  `i1` is a
 byte in memory (as Triton stores booleans) and a mask register inside a
 vector body.  `bf16` and `f16` are floats stored as 16 bits, and the fp8
 formats `f8E5M2` and `f8E4M3FN` (torch's float8_e5m2 and float8_e4m3fn,
-Triton's fp8e5 and fp8e4nv) floats stored as 8: the target has no
+Triton's fp8e5 and fp8e4nv) and AMD's `f8E5M2FNUZ` and `f8E4M3FNUZ`
+(Triton's fp8e5b16 and fp8e4b8) floats stored as 8: the target has no
 Zvfh/Zvfbfmin (nor any fp8), so arithmetic on them goes through f32 (the
 lowering's `arith.extf`/`truncf`) and conversions are done with integer
 vector ops.
@@ -20,6 +21,8 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
     Float8E5M2Type,
     IndexType,
     IntegerType,
@@ -38,7 +41,7 @@ class Element:
     is_mask: bool = False
     """i1: a byte in memory, a mask register in a vector body."""
     half_float: str | None = None
-    """"bf16", "f16", "f8E5M2" or "f8E4M3FN": a float the FPU lacks, stored as 16 or
+    """"bf16", "f16" or an fp8 format ("f8E5M2", ...): a float the FPU lacks, stored as 16 or
     8 bits, computed on only after extension."""
 
     @property
@@ -80,6 +83,10 @@ def element_of(type_: Attribute) -> Element | None:
         return Element(8, True, half_float="f8E5M2")
     if isinstance(type_, Float8E4M3FNType):
         return Element(8, True, half_float="f8E4M3FN")
+    if isinstance(type_, Float8E4M3FNUZType):
+        return Element(8, True, half_float="f8E4M3FNUZ")
+    if isinstance(type_, Float8E5M2FNUZType):
+        return Element(8, True, half_float="f8E5M2FNUZ")
     return None
 
 

@@ -287,19 +287,24 @@ class NarrowFloat:
     """Stored mantissa bits."""
     bias: int
     special: int
-    """The magnitude bits from which on a value is infinite or NaN (e4m3fn: only NaN, 0x7f)."""
+    """The magnitude bits from which on a value is infinite or NaN (e4m3fn: only NaN, 0x7f;
+    FNUZ: none, 0)."""
     overflow: int
     """The f32 magnitude bits from which on a value rounds past the largest finite one..."""
     overflow_bits: int
     """...and becomes this (infinity; NaN for e4m3fn, which has none, as ml_dtypes makes it)."""
     nan: int | None
     """The NaN a NaN becomes (ml_dtypes' fp8), or None: its top payload bits kept (numpy's f16)."""
+    unsigned_zero: bool = False
+    """FNUZ (AMD's fp8): no -0 and no infinity; the pattern of -0 is the one NaN."""
 
 
 NARROW_FLOATS = {
     "f16": NarrowFloat(16, 10, 15, 0x7C00, 0x47800000, 0x7C00, None),  # overflow from 2^16
     "f8E5M2": NarrowFloat(8, 2, 15, 0x7C, 0x47800000, 0x7C, 0x7E),  # from 2^16
     "f8E4M3FN": NarrowFloat(8, 3, 7, 0x7F, 0x43E80001, 0x7F, 0x7F),  # above 464 (448 + half an ulp)
+    "f8E4M3FNUZ": NarrowFloat(8, 3, 8, 0, 0x43780000, 0x80, 0x80, unsigned_zero=True),  # from 248
+    "f8E5M2FNUZ": NarrowFloat(8, 2, 16, 0, 0x47700000, 0x80, 0x80, unsigned_zero=True),  # from 61440
 }
 """The formats besides bf16 (the top half of an f32, converted on its own), by element kind."""
 
@@ -322,21 +327,29 @@ def half_to_f32(code: VectorCode, source: str, kind: str) -> str:
     code.asm.emit(f"vzext.vf{32 // form.bits}", single, source)
     sign, constant = code.temp(), code.int_temp()
     code.asm.li(constant, 1 << (form.bits - 1))
+    if form.unsigned_zero:  # the pattern of -0 is the NaN
+        code.asm.emit("vmseq.vx", "v0", single, constant)
     code.asm.emit("vand.vx", sign, single, constant)
     code.asm.emit("vxor.vv", single, single, sign)
     code.asm.emit("vsll.vi", sign, sign, 32 - form.bits)
-    code.asm.li(constant, form.special)
-    code.asm.emit("vmsgeu.vx", "v0", single, constant)
+    if not form.unsigned_zero:  # the top exponent: infinity or NaN
+        code.asm.li(constant, form.special)
+        code.asm.emit("vmsgeu.vx", "v0", single, constant)
     code.clobber_v0()
     code.asm.emit("vsll.vi", single, single, 23 - form.mantissa)
     code.asm.emit("vfmul.vf", single, single, float_constant(code, 2.0 ** (127 - form.bias), 32))
+    if form.unsigned_zero:
+        code.asm.emit("vor.vv", single, single, sign)
+        code.asm.li(constant, 0x7FC00000)
+        code.asm.emit("vmerge.vxm", single, single, constant, "v0")
+        return single
     code.asm.li(constant, 0x7F800000)
     code.asm.emit("vor.vx", single, single, constant, "v0.t")
     code.asm.emit("vor.vv", single, single, sign)
     return single
 
 
-HALF_TO_F32_SCRATCH = {"bf16": 1, "f16": 2, "f8E5M2": 2, "f8E4M3FN": 2}
+HALF_TO_F32_SCRATCH = {"bf16": 1, "f16": 2, "f8E5M2": 2, "f8E4M3FN": 2, "f8E4M3FNUZ": 2, "f8E5M2FNUZ": 2}
 
 
 def f32_to_half(code: VectorCode, source: str, kind: str, dest: str) -> None:
@@ -392,11 +405,15 @@ def f32_to_half(code: VectorCode, source: str, kind: str, dest: str) -> None:
         asm.emit("vmv.v.x", nan, constant)
     _merge_where_nan(code, rounded, nan, source)
     _sign_at_top(code, magnitude, source, constant, form.bits)
-    asm.emit("vor.vv", rounded, rounded, magnitude)
+    if form.unsigned_zero:  # no -0: a zero takes no sign (NaN, 0x80, has it already)
+        asm.emit("vmsne.vi", "v0", rounded, 0)
+        asm.emit("vor.vv", rounded, rounded, magnitude, "v0.t")
+    else:
+        asm.emit("vor.vv", rounded, rounded, magnitude)
     _narrow_from_32(code, dest, rounded, form.bits, through=subnormal)
 
 
-F32_TO_HALF_SCRATCH = {"bf16": 2, "f16": 3, "f8E5M2": 3, "f8E4M3FN": 3}
+F32_TO_HALF_SCRATCH = {"bf16": 2, "f16": 3, "f8E5M2": 3, "f8E4M3FN": 3, "f8E4M3FNUZ": 3, "f8E5M2FNUZ": 3}
 
 
 def _narrow_from_32(code: VectorCode, dest: str, source: str, bits: int, through: str) -> None:

@@ -30,7 +30,8 @@ from tnpu.backend_riscv.elements import Element
 _ALIGNMENT = 64
 
 _NARROW_DTYPES = {"bf16": ml_dtypes.bfloat16, "f16": np.float16,
-                  "f8E5M2": ml_dtypes.float8_e5m2, "f8E4M3FN": ml_dtypes.float8_e4m3fn}  # fmt: skip
+                  "f8E5M2": ml_dtypes.float8_e5m2, "f8E4M3FN": ml_dtypes.float8_e4m3fn,
+                  "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz, "f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz}  # fmt: skip
 """The numpy type of each float the FPU lacks (`Element.half_float`)."""
 
 

@@ -2,7 +2,7 @@
 
 A target without Zvfh/Zvfbfmin (RV64GCV as qemu 7.2 runs it) has no
 16-bit float instructions, nor any 8-bit ones.  This pass rewrites each
-arithmetic op on f16, bf16 or fp8 (e5m2, e4m3fn) values as the same op on
+arithmetic op on f16, bf16 or fp8 (e5m2, e4m3fn and their FNUZ forms) values as the same op on
 f32 (`arith.extf` of the operands, the op, `arith.truncf` of a float
 result), so the backend only meets these floats in loads, stores and
 conversions.  fp8 has fewer mantissa bits than f16, so all that follows
@@ -43,6 +43,8 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
     Float8E5M2Type,
     ModuleOp,
     TensorType,
@@ -71,9 +73,12 @@ EXACT_IN_F32: tuple[type[Operation], ...] = (
 """Ops whose f16/bf16 result is the f32 result rounded once more (see the module docstring)."""
 
 
+NARROW_FLOATS = (Float16Type, BFloat16Type, Float8E5M2Type, Float8E4M3FNType, Float8E5M2FNUZType, Float8E4M3FNUZType)
+
+
 def is_half_float(type_: Attribute) -> bool:
     """f16, bf16 or an fp8 format the backend stores, as a scalar or the element of a tensor."""
-    return isinstance(element_type_of(type_), Float16Type | BFloat16Type | Float8E5M2Type | Float8E4M3FNType)
+    return isinstance(element_type_of(type_), NARROW_FLOATS)
 
 
 class ComputeHalfFloatsWider(RewritePattern):
