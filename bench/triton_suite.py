@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/triton_suite.py CHECKOUT [--side both|tnpu|interp] [--out DIR]
         [--files test_core.py test_standard.py test_random.py] [-k EXPR] [--every N] [--timeout 300]
-        [--rerun-failed]
+        [--parts P] [--rerun-failed]
 
 CHECKOUT is a Triton source tree (a directory with
 `python/test/unit/language/test_core.py`; Triton's files stay there, none
@@ -12,7 +12,11 @@ backend, `interp` under `TRITON_INTERPRET=1`, each writing a JUnit report
 to `DIR/<side>.xml` (`--side` reruns one side; the other's report is
 read back).  `--every N` runs every Nth collected test only, a sample
 spread over the files (the whole of test_core.py is about 9,400 tests,
-hours on tnpu with a compile and an ELF per test).  `--side tnpu
+hours on tnpu with a compile and an ELF per test).  `--parts P` runs
+the tests in P pytest processes, the kth taking every Pth test from the
+kth, each a uniform sample of the whole: the side's report grows after
+each part, so a run stopped early holds a sample of the finished parts'
+size (the printed totals say how many ran).  `--side tnpu
 --rerun-failed` reruns only the tests that side failed in its report and
 the other side passed (after a fix) and replaces their entries.  Then every test is printed
 with its outcome on both sides, and the totals per file.
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -56,6 +61,8 @@ def main() -> int:
     parser.add_argument("-k", dest="expression", help="pytest's -k: run the matching tests only")
     parser.add_argument("--every", type=int, default=1, metavar="N", help="run every Nth test only")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per test (pytest-timeout)")
+    parser.add_argument("--parts", type=int, default=1, metavar="P",
+                        help="run in P pytest processes, each every Pth test: a run cut short keeps its parts")  # fmt: skip
     parser.add_argument("--rerun-failed", action="store_true",
                         help="with --side: rerun the tests that side failed and the other passed, and update DIR's report")  # fmt: skip
     args = parser.parse_args()
@@ -73,14 +80,25 @@ def main() -> int:
         failed = [node for test, node in node_ids(report).items()
                   if mine[test] == "failed" and other.get(test) == "passed"]  # fmt: skip
         rerun = args.out / f"{args.side}-rerun.xml"
-        run_side(args.side, tests, failed, args, rerun)
+        run_side(args.side, tests, failed, args, rerun, f"{len(failed)} tests that failed")
         merge_junit(report, rerun)
     else:
         selection = [f"unit/language/{name}" for name in args.files]
-        if args.every > 1:
+        what = " ".join(selection)
+        if args.every > 1 or args.parts > 1:
             selection = collect(tests, selection, args)[:: args.every]
+            what = f"{len(selection)} tests" + (f" (1 in {args.every})" if args.every > 1 else "")
         for side in SIDES if args.side == "both" else (args.side,):
-            run_side(side, tests, selection, args, args.out / f"{side}.xml")
+            report = args.out / f"{side}.xml"
+            if args.parts == 1:
+                run_side(side, tests, selection, args, report, what)
+                continue
+            report.unlink(missing_ok=True)
+            part_report = args.out / f"{side}-part.xml"
+            for part in range(args.parts):
+                run_side(side, tests, selection[part :: args.parts], args, part_report,
+                         f"part {part + 1} of {args.parts} of {what}")  # fmt: skip
+                merge_junit(report, part_report)
     outcomes = {side: read_junit(args.out / f"{side}.xml") for side in SIDES}
     return compare(outcomes, read_expected_failures())
 
@@ -95,7 +113,9 @@ def collect(tests: Path, selection: list[str], args: argparse.Namespace) -> list
     return [line for line in listing.splitlines() if line.startswith(tuple(f"{path}::" for path in selection))]
 
 
-def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namespace, report: Path) -> None:
+def run_side(
+    side: str, tests: Path, selection: list[str], args: argparse.Namespace, report: Path, what: str
+) -> None:
     env = dict(os.environ, TRITON_INTERPRET="1" if side == "interp" else "0")
     cache = args.out.resolve() / f"cache-{side}"
     env.update(TRITON_CACHE_DIR=str(cache / "triton"), TNPU_CACHE_DIR=str(cache / "tnpu"))
@@ -106,12 +126,6 @@ def run_side(side: str, tests: Path, selection: list[str], args: argparse.Namesp
         *selection,
     ]  # fmt: skip
     shown = command[1 : len(command) - len(selection)]
-    if args.rerun_failed:
-        what = f"{len(selection)} tests that failed"
-    elif args.every > 1:
-        what = f"{len(selection)} tests (1 in {args.every})"
-    else:
-        what = " ".join(selection)
     print(f"[{side}] {' '.join(shown)} {what}", flush=True)
     start = time.monotonic()
     subprocess.run(command, cwd=tests, env=env, stdout=subprocess.DEVNULL)
@@ -127,15 +141,20 @@ def node_ids(path: Path) -> dict[str, str]:
     }  # fmt: skip
 
 
-def merge_junit(report: Path, rerun: Path) -> None:
-    """The report with the entries of the tests `rerun` ran replaced by the rerun's."""
+def merge_junit(report: Path, newer: Path) -> None:
+    """The report with the entries of the tests `newer` ran replaced by (or added from) its entries."""
+    if not report.is_file():
+        shutil.copyfile(newer, report)
+        return
     tree = ElementTree.parse(report)
-    newer = {(case.get("classname"), case.get("name")): case for case in ElementTree.parse(rerun).iter("testcase")}
-    for suite in tree.iter("testsuite"):
+    cases = {(case.get("classname"), case.get("name")): case for case in ElementTree.parse(newer).iter("testcase")}
+    suites = list(tree.iter("testsuite"))
+    for suite in suites:
         for index, case in enumerate(list(suite)):
             key = (case.get("classname"), case.get("name"))
-            if case.tag == "testcase" and key in newer:
-                suite[index] = newer[key]
+            if case.tag == "testcase" and key in cases:
+                suite[index] = cases.pop(key)
+    suites[0].extend(cases.values())
     tree.write(report)
 
 
@@ -192,6 +211,12 @@ def compare(outcomes: dict[str, dict[str, str]], expected: dict[str, str]) -> in
             counts = Counter(o for t, o in outcomes[side].items() if file in ("all", t.split("::")[0]))
             print(f"{side:>6} {file:<14} {counts['passed']:>5} passed, {counts['failed']:>5} failed,"
                   f" {counts['skipped']:>5} skipped of {counts.total()}")  # fmt: skip
+    common = set(interp) & set(tnpu)
+    if len(common) < len(tests):  # a sample on one side: the other's outcomes on the same tests
+        for side in SIDES:
+            counts = Counter(outcomes[side][t] for t in common)
+            print(f"{side:>6} {'both ran':<14} {counts['passed']:>5} passed, {counts['failed']:>5} failed,"
+                  f" {counts['skipped']:>5} skipped of {len(common)}")  # fmt: skip
     both = sum(1 for t in tests if interp.get(t) == "passed" and tnpu.get(t) == "passed")
     only_interp = sum(1 for t in tests if interp.get(t) == "passed" and tnpu.get(t) == "failed")
     only_tnpu = sum(1 for t in tests if tnpu.get(t) == "passed" and interp.get(t) != "passed")
