@@ -1,8 +1,8 @@
 """Triton's own language tests on tnpu, side by side with Triton's interpreter.
 
     .venv/bin/python bench/triton_suite.py CHECKOUT [--side both|tnpu|interp] [--out DIR]
-        [--files test_core.py test_standard.py test_random.py] [-k EXPR] [--every N] [--timeout 300]
-        [--parts P] [--rerun-failed]
+        [--files test_core.py test_standard.py test_random.py] [-k EXPR]
+        [--every N [--offset K]] [--parts P] [--timeout 300] [--rerun-failed]
 
 CHECKOUT is a Triton source tree (a directory with
 `python/test/unit/language/test_core.py`; Triton's files stay there, none
@@ -10,16 +10,19 @@ is copied into tnpu).  Each side runs the files with pytest from
 `CHECKOUT/python/test` with `--device cpu`: `tnpu` through tnpu's Triton
 backend, `interp` under `TRITON_INTERPRET=1`, each writing a JUnit report
 to `DIR/<side>.xml` (`--side` reruns one side; the other's report is
-read back).  `--every N` runs every Nth collected test only, a sample
-spread over the files (the whole of test_core.py is about 9,400 tests,
-hours on tnpu with a compile and an ELF per test).  `--parts P` runs
-the tests in P pytest processes, the kth taking every Pth test from the
-kth, each a uniform sample of the whole: the side's report grows after
-each part, so a run stopped early holds a sample of the finished parts'
-size (the printed totals say how many ran).  `--side tnpu
---rerun-failed` reruns only the tests that side failed in its report and
-the other side passed (after a fix) and replaces their entries.  Then every test is printed
-with its outcome on both sides, and the totals per file.
+read back).  Then every test is printed with its outcome on both sides,
+and the totals per file.
+
+The whole of test_core.py is about 9,400 tests, hours on tnpu with a
+compile and an ELF per test.  `--every N` runs every Nth collected test
+only, a sample spread over the files; `--offset K` starts it at the Kth
+(`--every 2 --offset 1` is the other half of `--every 2`).  `--parts P`
+runs the tests in P pytest processes, the kth taking every Pth test from
+the kth, each a uniform sample of the whole: the side's report grows
+after each part, so a run stopped early holds a sample of the finished
+parts' size (the totals say how many ran).  `--side tnpu --rerun-failed`
+reruns only the tests that side failed in its report and the other side
+passed (after a fix) and replaces their entries.
 
 `bench/triton_suite_expected_failures.txt` lists every test the
 interpreter passes and tnpu fails, one line each with its reason
@@ -60,6 +63,7 @@ def main() -> int:
     parser.add_argument("--files", nargs="+", default=list(DEFAULT_FILES))
     parser.add_argument("-k", dest="expression", help="pytest's -k: run the matching tests only")
     parser.add_argument("--every", type=int, default=1, metavar="N", help="run every Nth test only")
+    parser.add_argument("--offset", type=int, default=0, metavar="K", help="with --every: from the Kth test on")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per test (pytest-timeout)")
     parser.add_argument("--parts", type=int, default=1, metavar="P",
                         help="run in P pytest processes, each every Pth test: a run cut short keeps its parts")  # fmt: skip
@@ -86,8 +90,8 @@ def main() -> int:
         selection = [f"unit/language/{name}" for name in args.files]
         what = " ".join(selection)
         if args.every > 1 or args.parts > 1:
-            selection = collect(tests, selection, args)[:: args.every]
-            what = f"{len(selection)} tests" + (f" (1 in {args.every})" if args.every > 1 else "")
+            selection = collect(tests, selection, args)[args.offset :: args.every]
+            what = f"{len(selection)} tests" + (f" (1 in {args.every} from the {args.offset}th)" if args.every > 1 else "")
         for side in SIDES if args.side == "both" else (args.side,):
             report = args.out / f"{side}.xml"
             if args.parts == 1:
