@@ -40,13 +40,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,10 +197,12 @@ def compare(outcomes: dict[str, dict[str, str]], expected: dict[str, str]) -> in
     width = max((len(t) for t in tests), default=10)
     print(f"{'test'.ljust(width)}  interp   tnpu")
     unexpected, stale = [], []
+    # `*` stands for any text; everything else, brackets included, for itself.
+    patterns = [re.compile(".*".join(map(re.escape, entry.split("*")))) for entry in expected]
     for test in tests:
         a, b = interp.get(test, "-"), tnpu.get(test, "-")
         mark = ""
-        listed = any(fnmatchcase(test, pattern) for pattern in expected)
+        listed = any(pattern.fullmatch(test) for pattern in patterns)
         if a == "passed" and b == "failed":
             mark = "expected" if listed else "UNEXPECTED"
             if not listed:
