@@ -40,7 +40,7 @@ tt.func public @debugging(%X: !tt.ptr<f32>) {
 // -----
 
 // x.to(tl.float8e5, fp_downcast_rounding="rtz"): arith.truncf rounds to nearest even.
-tt.func public @fp8(%x: tensor<64xf32>) {
+tt.func @fp8(%x: tensor<64xf32>) {
   // CHECK: refusals.mlir:[[# @LINE + 1]]:3: error: 'tt.fp_to_fp' op cannot be lowered to the tile dialect: rounding toward zero (only to nearest even)
   %e5 = tt.fp_to_fp %x, rounding = rtz : tensor<64xf32> -> tensor<64xf8E5M2>
   tt.return
