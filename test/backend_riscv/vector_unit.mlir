@@ -22,14 +22,26 @@ tile.kernel @row_sum(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
 
 // -----
 
-// An argmax-style combiner folds slice by slice: the combiner region is an
-// elementwise program over the kept positions.
+// Any other reduction combines neighbours pairwise, level by level, as
+// Triton's GPU code and the interpreters do.  Along the only axis the pairs
+// of a level are the lanes (64 elements: 32, 16, ..., 1 of them), read at a
+// stride of two elements; the combiner region is an elementwise program.
 // CHECK-LABEL: tnpu_kernel_argmax:
 // CHECK:         # tile.reduce
-// CHECK:       .Largmax_slice{{[0-9]+}}:
+// CHECK:       .Largmax_tree{{[0-9]+}}:
+// CHECK:         li [[PAIR_STRIDE:[a-z0-9]+]], 8{{$}}
+// CHECK:         li {{[a-z0-9]+}}, 32{{$}}
+// CHECK:         vlse32.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[PAIR_STRIDE]]
 // CHECK:         vmflt.vv
 // CHECK:         vmerge.vvm
-// CHECK:         j .Largmax_slice
+// CHECK:         li {{[a-z0-9]+}}, 16{{$}}
+// CHECK:         vmflt.vv
+// CHECK:         li {{[a-z0-9]+}}, 8{{$}}
+// CHECK:         li {{[a-z0-9]+}}, 4{{$}}
+// CHECK:         li {{[a-z0-9]+}}, 2{{$}}
+// CHECK:         li {{[a-z0-9]+}}, 1{{$}}
+// CHECK:         vmflt.vv
+// CHECK:         bnez {{[a-z0-9]+}}, .Largmax_tree
 tile.kernel @argmax(%x: !tile.buffer<f32>, %out: !tile.buffer<i32>) {
   %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
   %i = tile.iota {start = 0 : i32} : tensor<64xi32>
@@ -42,6 +54,39 @@ tile.kernel @argmax(%x: !tile.buffer<f32>, %out: !tile.buffer<i32>) {
   }
   %kt = tile.broadcast %k : i32 -> tensor<1xi32>
   tile.store %kt, %out[0] strides [1] : tensor<1xi32>, !tile.buffer<i32>
+  tile.return
+}
+
+// -----
+
+// Across an outer axis a slice is a row: each pair of rows is one program
+// over the row's lanes, in a loop over the pairs; an odd last row moves up
+// a level as it is (5 rows: 2 pairs and a copy, then 1 and a copy, then 1).
+// CHECK-LABEL: tnpu_kernel_column_sum:
+// CHECK:         # tile.reduce
+// CHECK:         li [[PAIRS:[a-z0-9]+]], 2{{$}}
+// CHECK-NEXT:  [[PAIR:.Lcolumn_sum_pair[0-9]+]]:
+// CHECK:         vfadd.vv
+// CHECK:         bnez [[PAIRS]], [[PAIR]]
+// CHECK-NOT:     vfadd.vv
+// CHECK:         vse32.v
+// CHECK:         li [[PAIRS1:[a-z0-9]+]], 1{{$}}
+// CHECK-NEXT:  [[PAIR1:.Lcolumn_sum_pair[0-9]+]]:
+// CHECK:         vfadd.vv
+// CHECK:         bnez [[PAIRS1]], [[PAIR1]]
+// CHECK:         li [[PAIRS2:[a-z0-9]+]], 1{{$}}
+// CHECK-NEXT:  [[PAIR2:.Lcolumn_sum_pair[0-9]+]]:
+// CHECK:         vfadd.vv
+// CHECK:         bnez [[PAIRS2]], [[PAIR2]]
+// CHECK:         # tile.store
+tile.kernel @column_sum(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [8, 1] : !tile.buffer<f32> -> tensor<5x8xf32>
+  %r = tile.reduce %t {axis = 0 : i32} : tensor<5x8xf32> -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  tile.store %r, %out[0] strides [1] : tensor<8xf32>, !tile.buffer<f32>
   tile.return
 }
 

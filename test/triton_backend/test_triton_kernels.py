@@ -16,6 +16,7 @@ import triton.language as tl
 from triton.language.extra import libdevice
 
 from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
+from tnpu.triton_backend.settings import settings
 
 
 @triton.jit
@@ -130,6 +131,42 @@ def test_reductions_and_scans_on_each_axis(axis):
     torch.testing.assert_close(sums, x.sum(axis))
     torch.testing.assert_close(maxes, x.amax(axis))
     torch.testing.assert_close(cumsum, x.cumsum(axis))
+
+
+@triton.jit
+def sum_along(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    outer = tl.arange(0, N if AXIS == 0 else M)
+    tl.store(out_ptr + outer, tl.sum(tl.load(x_ptr + rows * N + cols), axis=AXIS))
+
+
+def _neighbour_tree_sum(x: torch.Tensor, axis: int) -> torch.Tensor:
+    """Neighbours added pairwise, level by level, each sum rounded to x's type (a GPU's order)."""
+    x = x.movedim(axis, -1)
+    while x.shape[-1] > 1:
+        x = x[..., 0::2] + x[..., 1::2]
+    return x[..., 0]
+
+
+@pytest.mark.parametrize("execution", ["qemu", "interp"])
+@pytest.mark.parametrize(("shape", "axis"), [((1, 1024), 1), ((1024, 4), 0)], ids=["lanes-are-pairs", "rows-are-pairs"])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_16_bit_float_sums_combine_neighbours_as_a_gpu_does(dtype, shape, axis, execution):
+    """Triton sums f16/bf16 in their own type, every step rounded; the order decides the answer.
+
+    Summed in order, 1024 threes in f16 come to 3412 (each step past 2048
+    rounds), and 1024 bf16 ones stop at 256; combined as neighbours, as
+    Triton's GPU code and tnpu's interpreters do, they are exact.
+    """
+    threes = torch.full(shape, 3.0, dtype=dtype)
+    normal = torch.randn(shape, generator=torch.Generator().manual_seed(7)).to(dtype)
+    with settings.scoped(execution=execution):
+        for x in (threes, normal):
+            out = torch.empty(shape[1 - axis], dtype=dtype)
+            sum_along[(1,)](x, out, *shape, AXIS=axis)
+            assert torch.equal(out, _neighbour_tree_sum(x, axis)), (x[0, :4], out)
+    assert torch.equal(_neighbour_tree_sum(threes, axis), torch.full_like(out, 3072.0))
 
 
 @triton.jit

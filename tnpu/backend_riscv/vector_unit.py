@@ -5,11 +5,15 @@
   reshape is a view and costs nothing;
 * iota is `vid.v` plus a running start; take is an indexed load
   (`vluxei64`) from the source row, its indices checked against the axis;
-* reduce: a single-op combiner along the last axis uses RVV's reduction
-  instructions (`vfredosum` for float sums: ordered, so the result is the
-  same at every VLEN); any other combiner folds slice by slice, the
-  combiner region lowered as an elementwise program over all kept
-  positions at once.  scan folds the same way, keeping every step;
+* reduce: a single-op combiner along the last axis, but of 8- or 16-bit
+  floats, uses RVV's reduction instructions (`vfredosum` for float sums:
+  ordered, so the result is the same at every VLEN); any other reduction
+  combines neighbours pairwise, level by level (`_tree_reduce`), the order
+  of Triton's GPU code and of tnpu's interpreters: a 16-bit float sum
+  folded in order would stop growing once its step exceeds an ulp (1024
+  bf16 ones sum to 256).  Each step is the combiner region lowered as an
+  elementwise program over all kept positions at once.  scan folds slice
+  by slice, keeping every step;
 * matmul: per output row, per strip of columns, `vfmacc.vf` (`vmacc.vx`
   for integers) over k with the row of the accumulator in registers.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
@@ -264,11 +269,11 @@ def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     ):
         _horizontal_reduce(cg, op, source, instruction, combiner)  # type: ignore[arg-type]
     else:
-        _fold(cg, op, scan=False)
+        _tree_reduce(cg, op)
 
 
 def emit_scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
-    _fold(cg, op, scan=True)
+    _scan(cg, op)
 
 
 _MASK_REDUCIBLE = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.MaxUIOp, arith.MinUIOp)
@@ -321,68 +326,47 @@ def _horizontal_reduce(
         asm.emit("bnez", row, head)
 
 
-def _fold(cg: KernelEmitter, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> None:
-    """Fold along the axis one slice at a time, vectorized over the kept positions.
+def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
+    """Scan along the axis one slice at a time, vectorized over the kept positions.
 
-    The input is viewed as [outer, n, inner].  With inner > 1 a slice (one
-    outer position, one step along the axis) is `inner` contiguous
-    elements; with inner == 1 a slice runs over all outer positions at
-    stride n.  The combiner's accumulator is the result itself (reduce) or
-    the previous result slice (scan); the first slice is copied.
+    The input is viewed as [outer, n, inner].  Each result slice is the
+    combiner of the previous result slice and the input's; the first
+    (the last, reversed) is copied.
     """
     sources = [cg.tile_place(v) for v in op.inputs]
-    shape = sources[0].shape
-    axis = op.axis.value.data
-    outer, length, inner = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
-    reverse = scan and bool(op.reverse.value.data)  # type: ignore[union-attr]
     results = [cg.new_place(r, op) for r in op.results]
+    outer, length, inner = _slices(sources[0].shape, op.axis.value.data)
+    reverse = bool(op.reverse.value.data)
     block = op.combiner.block
-    count = len(sources)
-    accumulators, news = block.args[:count], block.args[count:]
-    yielded = block.last_op
-    assert yielded is not None
-    body = [o for o in block.ops if o is not yielded]
+    accumulators, news, body, yielded = _combiner_parts(op)
     lanes, positions = (inner, outer) if inner > 1 else (outer, 1)
-    lane_stride = None if inner > 1 else length
 
-    def input_stream(place: Tile | Scalar, offset: str) -> Stream:
-        stride = lane_stride and lane_stride * place.element.bytes
-        return Stream(place.element, place.offset, offset, stride)
-
-    def result_stream(place: Tile | Scalar, offset: str) -> Stream:
-        return input_stream(place, offset) if scan else Stream(place.element, place.offset, offset)
+    def stream(place: Tile | Scalar, offset: str) -> Stream:
+        """A slice: `inner` contiguous elements, or (inner == 1) one per outer position, n apart."""
+        return Stream(place.element, place.offset, offset, None if inner > 1 else length * place.element.bytes)
 
     asm = cg.asm
-    with asm.ints(6) as (position, position_base, result_base, step, input_offset, result_offset):
+    with asm.ints(4) as (position, position_base, step, offset):
         asm.li(position, positions)
         asm.li(position_base, 0)
-        asm.li(result_base, 0)
         head = asm.new_label("fold")
         asm.place(head)
 
-        def slice_offsets() -> None:
+        def slice_offset() -> None:
             with asm.ints(1) as (temp,):
                 asm.li(temp, inner)
                 asm.emit("mul", temp, temp, step)
-                asm.emit("add", input_offset, position_base, temp)
-            asm.emit("mv", result_offset, input_offset if scan else result_base)
+                asm.emit("add", offset, position_base, temp)
 
         asm.li(step, length - 1 if reverse else 0)
-        slice_offsets()
-        emit_elementwise(
-            asm,
-            ElementwiseProgram(
-                [],
-                {news[k]: input_stream(sources[k], input_offset) for k in range(count)},
-                [(news[k], result_stream(results[k], result_offset)) for k in range(count)],
-                lanes,
-                op,
-            ),
-        )
+        slice_offset()
+        copies = {news[k]: stream(source, offset) for k, source in enumerate(sources)}
+        copied = [(news[k], stream(result, offset)) for k, result in enumerate(results)]
+        emit_elementwise(asm, ElementwiseProgram([], copies, copied, lanes, op))
         next_slice, done = asm.new_label("slice"), asm.new_label("sliced")
         with asm.ints(1) as (previous,):
             asm.place(next_slice)
-            asm.emit("mv", previous, result_offset)
+            asm.emit("mv", previous, offset)
             asm.emit("addi", step, step, -1 if reverse else 1)
             if reverse:
                 asm.emit("bltz", step, done)
@@ -390,22 +374,115 @@ def _fold(cg: KernelEmitter, op: tile.ReduceOp | tile.ScanOp, scan: bool) -> Non
                 with asm.ints(1) as (limit,):
                     asm.li(limit, length)
                     asm.emit("bge", step, limit, done)
-            slice_offsets()
+            slice_offset()
             inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, block)  # type: ignore[assignment]
-            for k in range(count):
-                inputs[accumulators[k]] = result_stream(results[k], previous)
-                inputs[news[k]] = input_stream(sources[k], input_offset)
-            outputs = [
-                (value, result_stream(results[k], result_offset))
-                for k, value in enumerate(yielded.operands)
-            ]
+            for k, (source, result) in enumerate(zip(sources, results)):
+                inputs[accumulators[k]] = stream(result, previous)
+                inputs[news[k]] = stream(source, offset)
+            outputs = [(value, stream(results[k], offset)) for k, value in enumerate(yielded.operands)]
             emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, lanes, op))
             asm.emit("j", next_slice)
             asm.place(done)
         asm.add_immediate(position_base, position_base, length * inner)
-        asm.add_immediate(result_base, result_base, inner)
         asm.emit("addi", position, position, -1)
         asm.emit("bnez", position, head)
+
+
+def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
+    """Reduce along the axis by combining neighbours pairwise, lower index on the left.
+
+    Level by level, as `interpreters.tt.tree_reduce` does: slices 2j and 2j+1
+    of a level (the input viewed as [outer, n, inner]) combine into slice j
+    of the next, an odd last slice moving up as it is, until one slice, the
+    result, is left.  Levels alternate between two scratch tiles per input,
+    so no program reads what it writes.  With inner > 1 a slice pair is one
+    elementwise program over `inner` lanes, in a loop over the pairs; with
+    inner == 1 the pairs are the lanes, read at a stride of two elements.
+    """
+    sources = [cg.tile_place(v) for v in op.inputs]
+    results = [cg.new_place(r, op) for r in op.results]
+    outer, length, inner = _slices(sources[0].shape, op.axis.value.data)
+    block = op.combiner.block
+    accumulators, news, body, yielded = _combiner_parts(op)
+    lengths = [(length + 1) // 2, (length + 3) // 4]
+    scratch = [
+        [cg.scratchpad.new_tile(s.element, (outer, axis_length, inner)) for s in sources] for axis_length in lengths
+    ] if length > 2 else []  # fmt: skip
+
+    asm = cg.asm
+    with asm.ints(4) as (position, position_index, source_offset, dest_offset):
+        asm.li(position, outer)
+        asm.li(position_index, 0)
+        head = asm.new_label("tree")
+        asm.place(head)
+
+        def start(register: str, axis_length: int) -> None:
+            """register = this position's first element in a tile of axis_length along the axis."""
+            asm.li(register, axis_length * inner)
+            asm.emit("mul", register, register, position_index)
+
+        def copy(froms: Sequence[Tile | Scalar], tos: Sequence[Tile | Scalar]) -> None:
+            """The slice at source_offset of each of `froms` to dest_offset in its `tos`."""
+            copies = {news[k]: Stream(place.element, place.offset, source_offset) for k, place in enumerate(froms)}
+            copied = [(news[k], Stream(place.element, place.offset, dest_offset)) for k, place in enumerate(tos)]
+            emit_elementwise(asm, ElementwiseProgram([], copies, copied, inner, op))
+
+        if length == 1:
+            start(source_offset, 1)
+            start(dest_offset, 1)
+            copy(sources, results)
+        level_sources, source_length, count, level = list(sources), length, length, 0
+        while count > 1:
+            pairs, odd = divmod(count, 2)
+            last = pairs + odd == 1
+            level_dests = results if last else scratch[level % 2]
+            dest_length = 1 if last else lengths[level % 2]
+            start(source_offset, source_length)
+            start(dest_offset, dest_length)
+            inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, block)  # type: ignore[assignment]
+            for k, source in enumerate(level_sources):
+                size = source.element.bytes
+                left = Stream(source.element, source.offset, source_offset, 2 * size if inner == 1 else None)
+                inputs[accumulators[k]] = left
+                inputs[news[k]] = replace(left, offset=left.offset + inner * size)
+            outputs = [(value, Stream(d.element, d.offset, dest_offset)) for value, d in zip(yielded.operands, level_dests)]
+            if inner == 1:
+                emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, pairs, op))
+                if odd:
+                    asm.add_immediate(source_offset, source_offset, 2 * pairs)
+                    asm.add_immediate(dest_offset, dest_offset, pairs)
+            else:
+                with asm.ints(1) as (pair,):
+                    asm.li(pair, pairs)
+                    pair_loop = asm.new_label("pair")
+                    asm.place(pair_loop)
+                    emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, inner, op))
+                    asm.add_immediate(source_offset, source_offset, 2 * inner)
+                    asm.add_immediate(dest_offset, dest_offset, inner)
+                    asm.emit("addi", pair, pair, -1)
+                    asm.emit("bnez", pair, pair_loop)
+            if odd:
+                copy(level_sources, level_dests)
+            level_sources, source_length, count, level = level_dests, dest_length, pairs + odd, level + 1
+        asm.emit("addi", position_index, position_index, 1)
+        asm.emit("addi", position, position, -1)
+        asm.emit("bnez", position, head)
+
+
+def _slices(shape: Sequence[int], axis: int) -> tuple[int, int, int]:
+    """A tile viewed as [outer, n, inner] around `axis`."""
+    return math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
+
+
+def _combiner_parts(
+    op: tile.ReduceOp | tile.ScanOp,
+) -> tuple[Sequence[SSAValue], Sequence[SSAValue], list[Operation], Operation]:
+    """The combiner's accumulator and new-value arguments, its ops and its yield."""
+    block = op.combiner.block
+    count = len(op.inputs)
+    yielded = block.last_op
+    assert yielded is not None
+    return block.args[:count], block.args[count:], [o for o in block.ops if o is not yielded], yielded
 
 
 # -- matmul -------------------------------------------------------------------
