@@ -24,8 +24,14 @@ def install_inductor_patches() -> None:
 
     target = GPUTarget("cuda", 80, 32)
 
+    class NoModules:
+        def unload_module(self, module: object) -> None:
+            """Nothing was loaded through this driver (CompiledKernel.__del__ asks the active one)."""
+
     class CompileOnlyDriver(DriverBase):
         """Reports an sm_80 CUDA target; never launches anything."""
+
+        utils = NoModules()
 
         @classmethod
         def is_active(cls) -> bool:

@@ -184,3 +184,33 @@ def test_a_cache_hit_in_a_fresh_process_runs_no_stage(tmp_path):
     second = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split() == ["hit"]
+
+
+KERNEL_FREED_UNDER_THE_HARNESS = textwrap.dedent(
+    """
+    import gc, torch, triton, triton.language as tl
+    from tnpu.inductor_support import install_inductor_patches
+
+    @triton.jit
+    def iota(x_ptr, N: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, N), tl.arange(0, N).to(tl.float32))
+
+    x = torch.empty(16)
+    iota[(1,)](x, N=16)
+    install_inductor_patches()
+    iota.device_caches.clear()
+    gc.collect()
+    print(x[15].item())
+    """
+)
+
+
+def test_a_kernel_freed_after_the_harness_takes_the_driver_leaves_quietly(tmp_path):
+    """CompiledKernel.__del__ unloads through whichever driver is active, the compile-only one too."""
+    env = dict(os.environ, TRITON_CACHE_DIR=str(tmp_path / "triton-cache"), TNPU_CACHE_DIR=str(tmp_path / "tnpu-cache"))
+    script = tmp_path / "freed.py"
+    script.write_text(KERNEL_FREED_UNDER_THE_HARNESS)
+    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["15.0"]
+    assert "Exception ignored" not in run.stderr, run.stderr
