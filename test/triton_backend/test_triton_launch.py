@@ -171,17 +171,22 @@ CACHED_LAUNCH = textwrap.dedent(
 )
 
 
-def test_a_cache_hit_in_a_fresh_process_runs_no_stage(tmp_path):
+def run_in_a_fresh_process(tmp_path, source: str) -> subprocess.CompletedProcess:
+    """`source` as a script in a new Python, with Triton's and tnpu's caches under tmp_path."""
     env = dict(os.environ, TRITON_CACHE_DIR=str(tmp_path / "triton-cache"), TNPU_CACHE_DIR=str(tmp_path / "tnpu-cache"))
-    script = tmp_path / "axpy.py"
-    script.write_text(CACHED_LAUNCH)
-    first = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    script = tmp_path / "script.py"
+    script.write_text(source)
+    return subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+
+
+def test_a_cache_hit_in_a_fresh_process_runs_no_stage(tmp_path):
+    first = run_in_a_fresh_process(tmp_path, CACHED_LAUNCH)
     assert first.returncode == 0, first.stderr
     assert first.stdout.split() == ["miss"]
     # A fresh process, and no ELF left in tnpu's cache: the binary carries everything.
     for elf in (tmp_path / "tnpu-cache" / "riscv-elf").iterdir():
         elf.unlink()
-    second = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    second = run_in_a_fresh_process(tmp_path, CACHED_LAUNCH)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split() == ["hit"]
 
@@ -207,10 +212,7 @@ KERNEL_FREED_UNDER_THE_HARNESS = textwrap.dedent(
 
 def test_a_kernel_freed_after_the_harness_takes_the_driver_leaves_quietly(tmp_path):
     """CompiledKernel.__del__ unloads through whichever driver is active, the compile-only one too."""
-    env = dict(os.environ, TRITON_CACHE_DIR=str(tmp_path / "triton-cache"), TNPU_CACHE_DIR=str(tmp_path / "tnpu-cache"))
-    script = tmp_path / "freed.py"
-    script.write_text(KERNEL_FREED_UNDER_THE_HARNESS)
-    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    run = run_in_a_fresh_process(tmp_path, KERNEL_FREED_UNDER_THE_HARNESS)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["15.0"]
     assert "Exception ignored" not in run.stderr, run.stderr
