@@ -62,6 +62,17 @@ class Element:
         return f"e{self.bits}"
 
 
+# Floats the vector unit stores but does not compute on: their bits and `Element.half_float` (storage.py maps it to numpy).
+_NARROW_FLOATS: dict[type[Attribute], tuple[int, str]] = {
+    BFloat16Type: (16, "bf16"),
+    Float16Type: (16, "f16"),
+    Float8E5M2Type: (8, "f8E5M2"),
+    Float8E4M3FNType: (8, "f8E4M3FN"),
+    Float8E4M3FNUZType: (8, "f8E4M3FNUZ"),
+    Float8E5M2FNUZType: (8, "f8E5M2FNUZ"),
+}
+
+
 def element_of(type_: Attribute) -> Element | None:
     """The element facts of a scalar type, or None for a type the backend lacks."""
     if isinstance(type_, IndexType):
@@ -75,18 +86,9 @@ def element_of(type_: Attribute) -> Element | None:
         return Element(32, True)
     if isinstance(type_, Float64Type):
         return Element(64, True)
-    if isinstance(type_, BFloat16Type):
-        return Element(16, True, half_float="bf16")
-    if isinstance(type_, Float16Type):
-        return Element(16, True, half_float="f16")
-    if isinstance(type_, Float8E5M2Type):
-        return Element(8, True, half_float="f8E5M2")
-    if isinstance(type_, Float8E4M3FNType):
-        return Element(8, True, half_float="f8E4M3FN")
-    if isinstance(type_, Float8E4M3FNUZType):
-        return Element(8, True, half_float="f8E4M3FNUZ")
-    if isinstance(type_, Float8E5M2FNUZType):
-        return Element(8, True, half_float="f8E5M2FNUZ")
+    for narrow, (bits, name) in _NARROW_FLOATS.items():
+        if isinstance(type_, narrow):
+            return Element(bits, True, half_float=name)
     return None
 
 
