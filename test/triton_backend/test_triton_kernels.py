@@ -170,6 +170,46 @@ def test_16_bit_float_sums_combine_neighbours_as_a_gpu_does(dtype, shape, axis, 
 
 
 @triton.jit
+def cumsum_along(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr, REVERSE: tl.constexpr):
+    offsets = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(out_ptr + offsets, tl.cumsum(tl.load(x_ptr + offsets), axis=AXIS, reverse=REVERSE))
+
+
+def _doubling_scan_sum(x: torch.Tensor, axis: int, reverse: bool) -> torch.Tensor:
+    """Element i plus element i - d for d = 1, 2, 4, ..., each sum rounded to x's type (a GPU's order)."""
+    x = x.movedim(axis, -1)
+    x = x.flip(-1) if reverse else x
+    distance = 1
+    while distance < x.shape[-1]:
+        x = torch.cat([x[..., :distance], x[..., :-distance] + x[..., distance:]], dim=-1)
+        distance *= 2
+    return (x.flip(-1) if reverse else x).movedim(-1, axis)
+
+
+@pytest.mark.parametrize("execution", ["qemu", "interp"])
+@pytest.mark.parametrize("reverse", [False, True], ids=["forward", "reverse"])
+@pytest.mark.parametrize(("shape", "axis"), [((1, 1024), 1), ((1024, 4), 0)], ids=["along-a-row", "down-columns"])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_16_bit_float_scans_add_in_doubling_steps_as_a_gpu_does(dtype, shape, axis, reverse, execution):
+    """A scan rounded at every step loses what a sequential fold adds late.
+
+    Folded in order, a cumulative sum of 1024 f16 threes ends at 3412 and
+    one of bf16 threes stalls far below; added at distances 1, 2, 4, ...,
+    as a GPU scans across lanes and tnpu's interpreters do, each element
+    is rounded at most ten times and the total is exact.
+    """
+    threes = torch.full(shape, 3.0, dtype=dtype)
+    normal = torch.randn(shape, generator=torch.Generator().manual_seed(11)).to(dtype)
+    with settings.scoped(execution=execution):
+        for x in (threes, normal):
+            out = torch.empty_like(x)
+            cumsum_along[(1,)](x, out, *shape, AXIS=axis, REVERSE=reverse)
+            assert torch.equal(out, _doubling_scan_sum(x, axis, reverse)), (x.flatten()[:4], out.flatten()[:4])
+    total = _doubling_scan_sum(threes, axis, reverse).flatten()[0 if reverse else -1]
+    assert total == 3072.0
+
+
+@triton.jit
 def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)

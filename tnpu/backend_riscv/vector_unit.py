@@ -327,11 +327,17 @@ def _horizontal_reduce(
 
 
 def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
-    """Scan along the axis one slice at a time, vectorized over the kept positions.
+    """Inclusive scan along the axis in doubling steps, as `interpreters.tt.inclusive_scan` does.
 
-    The input is viewed as [outer, n, inner].  Each result slice is the
-    combiner of the previous result slice and the input's; the first
-    (the last, reversed) is copied.
+    Hillis-Steele, as a GPU scans across lanes: at distance d (1, 2, 4, ...)
+    slice i (the input viewed as [outer, n, inner]) becomes the combiner of
+    slice i - d (i + d, reversed) and itself; the d slices it cannot reach
+    are copied.  So every value is rounded ceil(log2 n) times, not up to n
+    times, and the result is bit-identical to tnpu's interpreters.  For one
+    position the slices a step combines are contiguous: one elementwise
+    program of (n - d) * inner lanes.  Steps alternate between two scratch
+    tiles per input, so no program reads what it writes; the last writes
+    the result.
     """
     sources = [cg.tile_place(v) for v in op.inputs]
     results = [cg.new_place(r, op) for r in op.results]
@@ -339,51 +345,41 @@ def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     reverse = bool(op.reverse.value.data)
     block = op.combiner.block
     accumulators, news, body, yielded = _combiner_parts(op)
-    lanes, positions = (inner, outer) if inner > 1 else (outer, 1)
-
-    def stream(place: Tile | Scalar, offset: str) -> Stream:
-        """A slice: `inner` contiguous elements, or (inner == 1) one per outer position, n apart."""
-        return Stream(place.element, place.offset, offset, None if inner > 1 else length * place.element.bytes)
+    distances = [1 << step for step in range((length - 1).bit_length())]
+    scratch = [[cg.scratchpad.new_tile(s.element, s.shape) for s in sources] for _ in distances[1:3]]
 
     asm = cg.asm
-    with asm.ints(4) as (position, position_base, step, offset):
-        asm.li(position, positions)
-        asm.li(position_base, 0)
-        head = asm.new_label("fold")
+    with asm.ints(2) as (position, position_start):
+        asm.li(position, outer)
+        asm.li(position_start, 0)
+        head = asm.new_label("scan")
         asm.place(head)
 
-        def slice_offset() -> None:
-            with asm.ints(1) as (temp,):
-                asm.li(temp, inner)
-                asm.emit("mul", temp, temp, step)
-                asm.emit("add", offset, position_base, temp)
+        def at(place: Tile | Scalar, slices: int) -> Stream:
+            """This position's elements of `place` from slice `slices` on."""
+            return Stream(place.element, place.offset + slices * inner * place.element.bytes, position_start)
 
-        asm.li(step, length - 1 if reverse else 0)
-        slice_offset()
-        copies = {news[k]: stream(source, offset) for k, source in enumerate(sources)}
-        copied = [(news[k], stream(result, offset)) for k, result in enumerate(results)]
-        emit_elementwise(asm, ElementwiseProgram([], copies, copied, lanes, op))
-        next_slice, done = asm.new_label("slice"), asm.new_label("sliced")
-        with asm.ints(1) as (previous,):
-            asm.place(next_slice)
-            asm.emit("mv", previous, offset)
-            asm.emit("addi", step, step, -1 if reverse else 1)
-            if reverse:
-                asm.emit("bltz", step, done)
-            else:
-                with asm.ints(1) as (limit,):
-                    asm.li(limit, length)
-                    asm.emit("bge", step, limit, done)
-            slice_offset()
+        def copy(froms: Sequence[Tile | Scalar], tos: Sequence[Tile | Scalar], first: int, count: int) -> None:
+            copies = {news[k]: at(place, first) for k, place in enumerate(froms)}
+            copied = [(news[k], at(place, first)) for k, place in enumerate(tos)]
+            emit_elementwise(asm, ElementwiseProgram([], copies, copied, count * inner, op))
+
+        if not distances:
+            copy(sources, results, 0, 1)
+        step_sources: Sequence[Tile | Scalar] = sources
+        for step, distance in enumerate(distances):
+            dests = results if step == len(distances) - 1 else scratch[step % 2]
+            reached = length - distance
+            copy(step_sources, dests, reached if reverse else 0, distance)
+            earlier, later = (distance, 0) if reverse else (0, distance)
             inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, block)  # type: ignore[assignment]
-            for k, (source, result) in enumerate(zip(sources, results)):
-                inputs[accumulators[k]] = stream(result, previous)
-                inputs[news[k]] = stream(source, offset)
-            outputs = [(value, stream(results[k], offset)) for k, value in enumerate(yielded.operands)]
-            emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, lanes, op))
-            asm.emit("j", next_slice)
-            asm.place(done)
-        asm.add_immediate(position_base, position_base, length * inner)
+            for k, source in enumerate(step_sources):
+                inputs[accumulators[k]] = at(source, earlier)
+                inputs[news[k]] = at(source, later)
+            outputs = [(value, at(dest, later)) for value, dest in zip(yielded.operands, dests)]
+            emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, reached * inner, op))
+            step_sources = dests
+        asm.add_immediate(position_start, position_start, length * inner)
         asm.emit("addi", position, position, -1)
         asm.emit("bnez", position, head)
 
