@@ -3,6 +3,7 @@
     .venv/bin/python bench/triton_suite.py CHECKOUT [--side both|tnpu|interp] [--out DIR]
         [--files test_core.py test_standard.py test_random.py] [-k EXPR]
         [--every N [--offset K]] [--parts P] [--timeout 300] [--rerun-failed]
+    .venv/bin/python bench/triton_suite.py --merge DIR [DIR ...] [--out DIR]
 
 CHECKOUT is a Triton source tree (a directory with
 `python/test/unit/language/test_core.py`; Triton's files stay there, none
@@ -22,7 +23,11 @@ the kth, each a uniform sample of the whole: the side's report grows
 after each part, so a run stopped early holds a sample of the finished
 parts' size (the totals say how many ran).  `--side tnpu --rerun-failed`
 reruns only the tests that side failed in its report and the other side
-passed (after a fix) and replaces their entries.
+passed (after a fix) and replaces their entries.  `--merge DIR ...` runs
+nothing: it joins the reports of earlier runs (the two halves of a run
+split with `--offset`, a rerun of some tests after a fix), a later
+directory's entry for a test replacing an earlier one's, writes them to
+`--out` and compares them.
 
 `bench/triton_suite_expected_failures.txt` lists every test the
 interpreter passes and tnpu fails, one line each with its reason
@@ -57,7 +62,9 @@ DEFAULT_FILES = ("test_core.py", "test_standard.py", "test_random.py")
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkout", type=Path, help="a Triton source tree")
+    parser.add_argument("checkout", type=Path, nargs="?", help="a Triton source tree")
+    parser.add_argument("--merge", type=Path, nargs="+", metavar="DIR",
+                        help="run nothing: join these runs' reports (later ones win) and compare them")  # fmt: skip
     parser.add_argument("--side", choices=("both", *SIDES), default="both")
     parser.add_argument("--out", type=Path, default=Path("triton-suite"))
     parser.add_argument("--files", nargs="+", default=list(DEFAULT_FILES))
@@ -72,6 +79,10 @@ def main() -> int:
     args = parser.parse_args()
     if args.rerun_failed and args.side == "both":
         parser.error("--rerun-failed reruns one side: give --side interp or --side tnpu")
+    if args.merge:
+        return compare(merge_runs(args.merge, args.out), read_expected_failures())
+    if args.checkout is None:
+        parser.error("give a Triton checkout (or --merge the reports of earlier runs)")
     tests = args.checkout / "python" / "test"
     if not (tests / "unit" / "language" / "test_core.py").is_file():
         parser.error(f"{args.checkout}: no python/test/unit/language/test_core.py (not a Triton checkout)")
@@ -160,6 +171,20 @@ def merge_junit(report: Path, newer: Path) -> None:
                 suite[index] = cases.pop(key)
     suites[0].extend(cases.values())
     tree.write(report)
+
+
+def merge_runs(runs: list[Path], out: Path) -> dict[str, dict[str, str]]:
+    """Each side's reports of `runs` joined into `out`, in order, and the outcomes read back."""
+    out.mkdir(parents=True, exist_ok=True)
+    for side in SIDES:
+        report = out / f"{side}.xml"
+        reports = [run / f"{side}.xml" for run in runs if (run / f"{side}.xml").is_file()]
+        if report.resolve() in [r.resolve() for r in reports]:
+            raise SystemExit(f"--out {out} is one of the runs merged: give another directory")
+        report.unlink(missing_ok=True)
+        for newer in reports:
+            merge_junit(report, newer)
+    return {side: read_junit(out / f"{side}.xml") for side in SIDES}
 
 
 def read_junit(path: Path) -> dict[str, str]:
