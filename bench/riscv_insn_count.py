@@ -1,10 +1,10 @@
-"""Dynamic instructions per element: tnpu's RVV code against gcc -O3 -march=rv64gcv.
+"""Dynamic instructions per element: tnpu's RVV code against clang-19's and gcc's.
 
     .venv/bin/python bench/riscv_insn_count.py [--vlens 128,256,512]
 
-For three corpus kernels (elementwise add, a row-sum reduction, a matmul)
-it counts the instructions qemu-riscv64 retires (the TCG plugin in
-`tnpu/backend_riscv/insn_count`) for
+For five corpus kernels (elementwise add, a row-sum reduction, a softmax
+and a layer norm over rows, a matmul) it counts the instructions
+qemu-riscv64 retires (the TCG plugin in `tnpu/backend_riscv/insn_count`) for
 
 * tnpu: the kernel through tnpu-to-rvv and backend_riscv, launched over
   its grid (X, Y, Z), minus the same ELF launched over the empty grid
@@ -13,19 +13,26 @@ it counts the instructions qemu-riscv64 retires (the TCG plugin in
   runtime reads them with the same instructions (a grid of (0, 1, 1) made
   the runtime parse fewer digits than the real launch, an error of about
   50 instructions: 0.006 per element of the add);
-* gcc: the same computation as a plain C loop nest compiled with
-  `riscv64-linux-gnu-gcc -O3 -march=rv64gcv`, minus the same program with
-  the kernel call skipped.
+* clang-19: the same computation as a plain C loop nest, `clang-19
+  --target=riscv64-linux-gnu -march=rv64gcv -O3`, whose loop vectorizer
+  emits scalable RVV (VLEN-agnostic, like tnpu's), minus the same program
+  with the kernel call skipped, at each VLEN;
+* gcc: the same C with `riscv64-linux-gnu-gcc -O3 -march=rv64gcv`, once:
+  Debian's gcc 12 does not auto-vectorize for RVV (that arrived in gcc
+  13/14), so its loops are scalar and its count does not depend on VLEN.
 
 "Per element" is per output element (elementwise), per input element
-(reduction) and per multiply-accumulate (matmul).  Debian's gcc 12 does
-not auto-vectorize for RVV (that arrived in gcc 13/14), so its loops are
-scalar; the comparison is still the one the issue asks for.
+(reductions, softmax, layer norm) and per multiply-accumulate (matmul).
+clang-19 and lld-19 are Debian 12 packages (`apt-get install clang-19
+lld-19`); without them the clang columns say so.  The C is what a person
+would write: no `-ffast-math`, so a float sum is an ordered reduction and
+`expf` a libm call, as tnpu keeps Triton's order and accuracy too.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,7 +55,7 @@ CORPUS = ROOT / "test" / "fixtures" / "corpus" / "inductor"
 
 @dataclass(frozen=True)
 class Benchmark:
-    kind: str
+    computation: str
     case: str
     elements: int
     c_kernel: str
@@ -57,7 +64,7 @@ class Benchmark:
 
 BENCHMARKS = (
     Benchmark(
-        "elementwise", "ew_add__triton_poi_fused_add_0", 64 * 128,
+        "elementwise add", "ew_add__triton_poi_fused_add_0", 64 * 128,
         """
         #define N 8192
         float x[N], y[N], out[N];
@@ -67,7 +74,7 @@ BENCHMARKS = (
         """,
     ),
     Benchmark(
-        "reduction", "red_sum_rows__triton_per_fused_sum_0", 64 * 500,
+        "row sum 64x500", "red_sum_rows__triton_per_fused_sum_0", 64 * 500,
         """
         #define ROWS 64
         #define COLS 500
@@ -82,7 +89,46 @@ BENCHMARKS = (
         """,
     ),
     Benchmark(
-        "matmul", "mm__triton_tem_fused_mm_0", 64 * 128 * 96,
+        "softmax rows 64x100", "softmax__triton_per_fused__softmax_0", 64 * 100,
+        """
+        #include <math.h>
+        #define ROWS 64
+        #define COLS 100
+        float x[ROWS * COLS], out[ROWS * COLS];
+        __attribute__((noinline)) void kernel(void) {
+            for (long r = 0; r < ROWS; r++) {
+                const float *row = x + r * COLS;
+                float *result = out + r * COLS;
+                float largest = -INFINITY, sum = 0.0f;
+                for (long c = 0; c < COLS; c++) largest = fmaxf(largest, row[c]);
+                for (long c = 0; c < COLS; c++) sum += result[c] = expf(row[c] - largest);
+                for (long c = 0; c < COLS; c++) result[c] /= sum;
+            }
+        }
+        """,
+    ),
+    Benchmark(
+        "layer norm rows 64x256", "layer_norm__triton_per_fused_native_layer_norm_0", 64 * 256,
+        """
+        #include <math.h>
+        #define ROWS 64
+        #define COLS 256
+        float x[ROWS * COLS], weight[COLS], bias[COLS], out[ROWS * COLS];
+        __attribute__((noinline)) void kernel(void) {
+            for (long r = 0; r < ROWS; r++) {
+                const float *row = x + r * COLS;
+                float sum = 0.0f, squares = 0.0f;
+                for (long c = 0; c < COLS; c++) sum += row[c];
+                float mean = sum / COLS;
+                for (long c = 0; c < COLS; c++) squares += (row[c] - mean) * (row[c] - mean);
+                float scale = 1.0f / sqrtf(squares / COLS + 1e-5f);
+                for (long c = 0; c < COLS; c++) out[r * COLS + c] = (row[c] - mean) * scale * weight[c] + bias[c];
+            }
+        }
+        """,
+    ),
+    Benchmark(
+        "matmul 64x128x96", "mm__triton_tem_fused_mm_0", 64 * 128 * 96,
         """
         #define M 64
         #define K 128
@@ -129,20 +175,29 @@ def tnpu_instructions(benchmark: Benchmark, vlen: int) -> int:
     return counts[0] - counts[1]  # type: ignore[operator]
 
 
-def gcc_instructions(benchmark: Benchmark, work: Path) -> int:
-    source = work / f"{benchmark.kind}.c"
+CLANG = "clang-19"
+C_COMPILERS = {
+    "clang-19": [CLANG, "--target=riscv64-linux-gnu", "-march=rv64gcv", "-mabi=lp64d", "-O3", "-fuse-ld=lld"],
+    "gcc": [CROSS_GCC, "-march=rv64gcv", "-mabi=lp64d", "-O3"],
+}
+
+
+def c_instructions(benchmark: Benchmark, compiler: str, vlens: list[int], work: Path) -> list[int]:
+    """Instructions the C kernel retires at each VLEN: with the call, minus without it."""
+    name = f"{benchmark.case}-{compiler}"
+    source = work / f"{name}.c"
     source.write_text(benchmark.c_kernel + _C_MAIN)
-    elf = work / f"{benchmark.kind}.elf"
-    subprocess.run(
-        [CROSS_GCC, "-O3", "-march=rv64gcv", "-mabi=lp64d", "-static", str(source), "-o", str(elf)],
-        check=True,
-    )
+    elf = work / f"{name}.elf"
+    subprocess.run([*C_COMPILERS[compiler], "-static", str(source), "-o", str(elf), "-lm"], check=True)
     counts = []
-    for run_kernel in ("1", "0"):
-        command = [*qemu_command(elf, 256, counting_plugin()), run_kernel]
-        result = subprocess.run(command, capture_output=True, text=True, check=True)
-        counts.append(parse_count(result.stderr))
-    return counts[0] - counts[1]
+    for vlen in vlens:
+        with_call, without = (
+            parse_count(subprocess.run([*qemu_command(elf, vlen, counting_plugin()), run_kernel],
+                                       capture_output=True, text=True, check=True).stderr)
+            for run_kernel in ("1", "0")
+        )  # fmt: skip
+        counts.append(with_call - without)
+    return counts
 
 
 def main() -> None:
@@ -150,15 +205,22 @@ def main() -> None:
     parser.add_argument("--vlens", default="128,256,512")
     args = parser.parse_args()
     vlens = [int(v) for v in args.vlens.split(",")]
-    header = ["kernel", "elements", *(f"tnpu VLEN={v}" for v in vlens), "gcc -O3"]
+    have_clang = shutil.which(CLANG) is not None
+    if not have_clang:
+        print(f"{CLANG} not found (apt-get install clang-19 lld-19): its columns are empty", file=sys.stderr)
+    header = ["kernel", "elements", *(f"tnpu VLEN={v}" for v in vlens), *(f"clang-19 VLEN={v}" for v in vlens),
+              "gcc 12 -O3"]  # fmt: skip
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     with tempfile.TemporaryDirectory(prefix="tnpu-bench-") as work:
         for benchmark in BENCHMARKS:
-            ours = [tnpu_instructions(benchmark, v) / benchmark.elements for v in vlens]
-            theirs = gcc_instructions(benchmark, Path(work)) / benchmark.elements
-            cells = [benchmark.kind, str(benchmark.elements), *(f"{x:.3f}" for x in ours), f"{theirs:.3f}"]
-            print(" | ".join(cells), flush=True)
+            ours = [tnpu_instructions(benchmark, v) for v in vlens]
+            clang = c_instructions(benchmark, "clang-19", vlens, Path(work)) if have_clang else []
+            gcc = c_instructions(benchmark, "gcc", vlens[:1], Path(work))
+            per_element = [f"{count / benchmark.elements:.3f}" for count in (*ours, *clang, *gcc)]
+            if not have_clang:
+                per_element[len(vlens) : len(vlens)] = ["-"] * len(vlens)
+            print(" | ".join([benchmark.computation, str(benchmark.elements), *per_element]), flush=True)
 
 
 if __name__ == "__main__":
