@@ -469,6 +469,24 @@ def test_control_flow_and_masked_loads_with_other():
     torch.testing.assert_close(out[1], -padded + 64)
 
 
+@triton.jit(do_not_specialize=["flag", "small", "wide"])
+def scalars_of_each_kind(ints_ptr, floats_ptr, flag, small, wide, half, N: tl.constexpr):
+    offsets = tl.arange(0, N)
+    tl.store(ints_ptr + offsets, tl.where(flag, small, -small) + wide + offsets)
+    tl.store(floats_ptr + offsets, half + offsets)
+
+
+@pytest.mark.parametrize("execution", ["qemu", "interp"])
+@pytest.mark.parametrize("flag", [True, False])
+def test_scalar_arguments_of_each_signature_type(flag, execution):
+    """A Python bool arrives as `u1`, 7 as `i32`, 2**40 as `i64`, 0.5 as `fp32`, each in its C type."""
+    ints, floats = torch.empty(8, dtype=torch.int64), torch.empty(8)
+    with settings.scoped(execution=execution):
+        scalars_of_each_kind[(1,)](ints, floats, flag, 7, 2**40, 0.5, N=8)
+    assert torch.equal(ints, (7 if flag else -7) + 2**40 + torch.arange(8))
+    assert torch.equal(floats, 0.5 + torch.arange(8.0))
+
+
 @triton.jit(noinline=True)
 def scale_or_shift(x_ptr, out_ptr, factor, N: tl.constexpr):
     offsets = tl.arange(0, N)

@@ -269,7 +269,7 @@ def _tensor_of(argument: Argument, c_type: str) -> Any:
     return tensor
 
 
-_WIDTHS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+_WIDTHS = {"i1": 1, "u1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
 
 
 def _scalar_of(argument: Argument, c_type: str) -> tuple[int | float, ScalarSpec]:
