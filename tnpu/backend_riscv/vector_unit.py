@@ -343,8 +343,6 @@ def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     results = [cg.new_place(r, op) for r in op.results]
     outer, length, inner = _slices(sources[0].shape, op.axis.value.data)
     reverse = bool(op.reverse.value.data)
-    block = op.combiner.block
-    accumulators, news, body, yielded = _combiner_parts(op)
     distances = [1 << step for step in range((length - 1).bit_length())]
     scratch = [[cg.scratchpad.new_tile(s.element, s.shape) for s in sources] for _ in distances[1:3]]
 
@@ -360,9 +358,7 @@ def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
             return Stream(place.element, place.offset + slices * inner * place.element.bytes, position_start)
 
         def copy(froms: Sequence[Tile | Scalar], tos: Sequence[Tile | Scalar], first: int, count: int) -> None:
-            copies = {news[k]: at(place, first) for k, place in enumerate(froms)}
-            copied = [(news[k], at(place, first)) for k, place in enumerate(tos)]
-            emit_elementwise(asm, ElementwiseProgram([], copies, copied, count * inner, op))
+            _copy(cg, op, [at(p, first) for p in froms], [at(p, first) for p in tos], count * inner)
 
         if not distances:
             copy(sources, results, 0, 1)
@@ -372,12 +368,10 @@ def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
             reached = length - distance
             copy(step_sources, dests, reached if reverse else 0, distance)
             earlier, later = (distance, 0) if reverse else (0, distance)
-            inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, block)  # type: ignore[assignment]
-            for k, source in enumerate(step_sources):
-                inputs[accumulators[k]] = at(source, earlier)
-                inputs[news[k]] = at(source, later)
-            outputs = [(value, at(dest, later)) for value, dest in zip(yielded.operands, dests)]
-            emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, reached * inner, op))
+            _combine(
+                cg, op, [at(s, earlier) for s in step_sources], [at(s, later) for s in step_sources],
+                [at(d, later) for d in dests], reached * inner,
+            )  # fmt: skip
             step_sources = dests
         asm.add_immediate(position_start, position_start, length * inner)
         asm.emit("addi", position, position, -1)
@@ -398,8 +392,6 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     sources = [cg.tile_place(v) for v in op.inputs]
     results = [cg.new_place(r, op) for r in op.results]
     outer, length, inner = _slices(sources[0].shape, op.axis.value.data)
-    block = op.combiner.block
-    accumulators, news, body, yielded = _combiner_parts(op)
     lengths = [(length + 1) // 2, (length + 3) // 4]
     scratch = [
         [cg.scratchpad.new_tile(s.element, (outer, axis_length, inner)) for s in sources] for axis_length in lengths
@@ -419,9 +411,10 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
 
         def copy(froms: Sequence[Tile | Scalar], tos: Sequence[Tile | Scalar]) -> None:
             """The slice at source_offset of each of `froms` to dest_offset in its `tos`."""
-            copies = {news[k]: Stream(place.element, place.offset, source_offset) for k, place in enumerate(froms)}
-            copied = [(news[k], Stream(place.element, place.offset, dest_offset)) for k, place in enumerate(tos)]
-            emit_elementwise(asm, ElementwiseProgram([], copies, copied, inner, op))
+            _copy(
+                cg, op, [Stream(p.element, p.offset, source_offset) for p in froms],
+                [Stream(p.element, p.offset, dest_offset) for p in tos], inner,
+            )  # fmt: skip
 
         if length == 1:
             start(source_offset, 1)
@@ -435,15 +428,14 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
             dest_length = 1 if last else lengths[level % 2]
             start(source_offset, source_length)
             start(dest_offset, dest_length)
-            inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, block)  # type: ignore[assignment]
-            for k, source in enumerate(level_sources):
-                size = source.element.bytes
-                left = Stream(source.element, source.offset, source_offset, 2 * size if inner == 1 else None)
-                inputs[accumulators[k]] = left
-                inputs[news[k]] = replace(left, offset=left.offset + inner * size)
-            outputs = [(value, Stream(d.element, d.offset, dest_offset)) for value, d in zip(yielded.operands, level_dests)]
+            lefts = [
+                Stream(s.element, s.offset, source_offset, 2 * s.element.bytes if inner == 1 else None)
+                for s in level_sources
+            ]
+            rights = [replace(left, offset=left.offset + inner * left.element.bytes) for left in lefts]
+            outs = [Stream(d.element, d.offset, dest_offset) for d in level_dests]
             if inner == 1:
-                emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, pairs, op))
+                _combine(cg, op, lefts, rights, outs, pairs)
                 if odd:
                     asm.add_immediate(source_offset, source_offset, 2 * pairs)
                     asm.add_immediate(dest_offset, dest_offset, pairs)
@@ -452,7 +444,7 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
                     asm.li(pair, pairs)
                     pair_loop = asm.new_label("pair")
                     asm.place(pair_loop)
-                    emit_elementwise(asm, ElementwiseProgram(body, inputs, outputs, inner, op))
+                    _combine(cg, op, lefts, rights, outs, inner)
                     asm.add_immediate(source_offset, source_offset, 2 * inner)
                     asm.add_immediate(dest_offset, dest_offset, inner)
                     asm.emit("addi", pair, pair, -1)
@@ -468,6 +460,27 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
 def _slices(shape: Sequence[int], axis: int) -> tuple[int, int, int]:
     """A tile viewed as [outer, n, inner] around `axis`."""
     return math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
+
+
+def _copy(
+    cg: KernelEmitter, op: tile.ReduceOp | tile.ScanOp, froms: Sequence[Stream], tos: Sequence[Stream], count: int
+) -> None:
+    """`count` elements of each stream of `froms` to its twin in `tos`: a program of no ops."""
+    _, news, _, _ = _combiner_parts(op)
+    emit_elementwise(cg.asm, ElementwiseProgram([], dict(zip(news, froms)), list(zip(news, tos)), count, op))
+
+
+def _combine(
+    cg: KernelEmitter, op: tile.ReduceOp | tile.ScanOp,
+    lefts: Sequence[Stream], rights: Sequence[Stream], outs: Sequence[Stream], count: int,
+) -> None:  # fmt: skip
+    """outs = the combiner of lefts (the accumulated values) and rights (the new ones), `count` elements."""
+    accumulators, news, body, yielded = _combiner_parts(op)
+    captured = cg.captured(body, op.combiner.block)
+    inputs: dict[SSAValue, Stream | Scalar | Constant] = captured  # type: ignore[assignment]
+    for accumulator, new, left, right in zip(accumulators, news, lefts, rights):
+        inputs[accumulator], inputs[new] = left, right  # operand by operand: the programs' load order
+    emit_elementwise(cg.asm, ElementwiseProgram(body, inputs, list(zip(yielded.operands, outs)), count, op))
 
 
 def _combiner_parts(
