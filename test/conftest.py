@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
+import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,6 +24,15 @@ CORPUS = ROOT / "test" / "fixtures" / "corpus"
 INDUCTOR_CASES = sorted(p for p in (CORPUS / "inductor").iterdir() if (p / "meta.json").is_file())
 TRITON36_CASES = sorted(p for p in (CORPUS / "triton36_samples").iterdir() if p.is_dir())
 ALL_TTIR = [case / "kernel.ttir" for case in INDUCTOR_CASES + TRITON36_CASES]
+
+
+def bench_script(name: str) -> ModuleType:
+    """`bench/<name>.py` imported as the module `name`, so its tests call its own functions."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec and spec.loader
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def case_id(path: Path) -> str:

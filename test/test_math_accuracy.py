@@ -7,20 +7,15 @@ f16 and bf16 value.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import bench_script
 
 from tnpu.diagnostics import CompileError
 
-_spec = importlib.util.spec_from_file_location("math_accuracy", ROOT / "bench" / "math_accuracy.py")
-assert _spec and _spec.loader
-bench = sys.modules["math_accuracy"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
+bench = bench_script("math_accuracy")
 
 F32_POINTS = 1 << 15
 F64_POINTS = 1 << 13

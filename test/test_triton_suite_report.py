@@ -9,17 +9,13 @@ to what the script's docstring says, on small JUnit files written here.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, bench_script
 
-_spec = importlib.util.spec_from_file_location("triton_suite", ROOT / "bench" / "triton_suite.py")
-assert _spec and _spec.loader
-suite = sys.modules["triton_suite"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(suite)
+suite = bench_script("triton_suite")
 
 OUTCOME_XML = {"passed": "", "failed": "<failure message='off'/>", "skipped": "<skipped/>", "error": "<error/>"}
 
