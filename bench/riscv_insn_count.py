@@ -177,7 +177,7 @@ def tnpu_instructions(benchmark: Benchmark, vlen: int) -> int:
 
 CLANG = "clang-19"
 C_COMPILERS = {
-    "clang-19": [CLANG, "--target=riscv64-linux-gnu", "-march=rv64gcv", "-mabi=lp64d", "-O3", "-fuse-ld=lld"],
+    CLANG: [CLANG, "--target=riscv64-linux-gnu", "-march=rv64gcv", "-mabi=lp64d", "-O3", "-fuse-ld=lld"],
     "gcc": [CROSS_GCC, "-march=rv64gcv", "-mabi=lp64d", "-O3"],
 }
 
@@ -200,6 +200,11 @@ def c_instructions(benchmark: Benchmark, compiler: str, vlens: list[int], work: 
     return counts
 
 
+def per_element(counts: list[int], benchmark: Benchmark) -> list[str]:
+    """Instruction counts as table cells, per element of the benchmark."""
+    return [f"{count / benchmark.elements:.3f}" for count in counts]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vlens", default="128,256,512")
@@ -214,13 +219,13 @@ def main() -> None:
     print(" | ".join("---" for _ in header))
     with tempfile.TemporaryDirectory(prefix="tnpu-bench-") as work:
         for benchmark in BENCHMARKS:
-            ours = [tnpu_instructions(benchmark, v) for v in vlens]
-            clang = c_instructions(benchmark, "clang-19", vlens, Path(work)) if have_clang else []
-            gcc = c_instructions(benchmark, "gcc", vlens[:1], Path(work))
-            per_element = [f"{count / benchmark.elements:.3f}" for count in (*ours, *clang, *gcc)]
-            if not have_clang:
-                per_element[len(vlens) : len(vlens)] = ["-"] * len(vlens)
-            print(" | ".join([benchmark.computation, str(benchmark.elements), *per_element]), flush=True)
+            cells = per_element([tnpu_instructions(benchmark, v) for v in vlens], benchmark)
+            if have_clang:
+                cells += per_element(c_instructions(benchmark, CLANG, vlens, Path(work)), benchmark)
+            else:
+                cells += ["-"] * len(vlens)
+            cells += per_element(c_instructions(benchmark, "gcc", vlens[:1], Path(work)), benchmark)
+            print(" | ".join([benchmark.computation, str(benchmark.elements), *cells]), flush=True)
 
 
 if __name__ == "__main__":
