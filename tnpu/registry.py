@@ -35,10 +35,24 @@ def _tile() -> Dialect:
     return Tile
 
 
+def _rvv() -> Dialect:
+    from tnpu.dialects.rvv.ops import RVV
+
+    return RVV
+
+
+def _rvx() -> Dialect:
+    from tnpu.dialects.rvv.rvx import RVX
+
+    return RVX
+
+
 ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "tt": _tt,
     "ttg": _ttg,
     "tile": _tile,
+    "rvv": _rvv,
+    "rvx": _rvx,
 }
 
 
