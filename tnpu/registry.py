@@ -128,6 +128,24 @@ def _tnpu_to_rvv() -> type[ModulePass]:
     return TnpuToRvvPipeline
 
 
+def _tile_to_rvv() -> type[ModulePass]:
+    from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass
+
+    return TileToRvvPass
+
+
+def _rvv_allocate_registers() -> type[ModulePass]:
+    from tnpu.backend_riscv.allocate_registers import RvvAllocateRegistersPass
+
+    return RvvAllocateRegistersPass
+
+
+def _rvv_insert_frame() -> type[ModulePass]:
+    from tnpu.backend_riscv.insert_frame import RvvInsertFramePass
+
+    return RvvInsertFramePass
+
+
 def _tnpu_to_npu() -> type[ModulePass]:
     from tnpu.compiler.tnpu_to_npu import TnpuToNpuPipeline
 
@@ -140,6 +158,9 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tnpu-to-tile": _tnpu_to_tile,
     "tnpu-to-rvv": _tnpu_to_rvv,
     "tnpu-to-npu": _tnpu_to_npu,
+    "tile-to-rvv": _tile_to_rvv,
+    "rvv-allocate-registers": _rvv_allocate_registers,
+    "rvv-insert-frame": _rvv_insert_frame,
     "strip-gpu-only": _strip_gpu_only,
     "lower-libdevice": _lower_libdevice,
     "decompose-dot-scaled": _decompose_dot_scaled,

@@ -147,7 +147,7 @@ def test_tnpu_opt_prints_what_the_api_compiles(name):
     path = INDUCTOR / name / "kernel.ttir"
     kernel = compile_ttir(path.read_text(), source=str(path))
     assert run_tnpu_opt(str(path), "-p", "tnpu-to-rvv", "-t", "tnpu-riscv-asm") == kernel.rvv.assembly
-    assert run_tnpu_opt(str(path), "-p", "tnpu-to-rvv").rstrip() == print_module(kernel.rvv.tile)
+    assert run_tnpu_opt(str(path), "-p", "tnpu-to-rvv").rstrip() == print_module(kernel.rvv.ir)
     for preset in ("tpuv3", "tpuv6e"):
         npu_ir = run_tnpu_opt(str(path), "-p", f"tnpu-to-npu{{config={preset}}}")
         assert npu_ir.rstrip() == print_module(kernel.npu_tile(load_npu_config(preset)))

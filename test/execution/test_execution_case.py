@@ -73,10 +73,10 @@ def test_a_rung_that_crashes_is_an_error_in_the_record(monkeypatch):
     from tnpu.execution import rungs
     from tnpu.execution.runner import run_case
 
-    def out_of_registers(module):
+    def out_of_registers(kernel, lowered):
         raise RuntimeError("backend_riscv: out of scratch registers")
 
-    monkeypatch.setattr(compile_api, "compile_module", out_of_registers)
+    monkeypatch.setattr(compile_api, "compile_kernel", out_of_registers)
     monkeypatch.setitem(rungs.RUNGS, "oracle", _NoOracle())  # Triton's interpreter is not the point
     case = load_case(ROOT / "examples" / "vector_add")
     result = run_case(case, mode="qemu")

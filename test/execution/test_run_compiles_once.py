@@ -43,7 +43,8 @@ def test_one_run_lowers_once_and_expands_math_once_per_target(monkeypatch, capsy
 
     for cls in (TnpuToTilePipeline, TTIRToTilePass, ExpandMathPass, WidenHalfFloatsPass):
         monkeypatch.setattr(cls, "apply", counted(cls.name, cls.apply))
-    monkeypatch.setattr(kernel, "compile_module", counted("codegen", codegen.compile_module))
+    monkeypatch.setattr(kernel, "lower_kernel", counted("tile-to-rvv", codegen.lower_kernel))
+    monkeypatch.setattr(kernel, "compile_kernel", counted("codegen", codegen.compile_kernel))
     build_elf = counted("build_elf", launch.build_elf)
     monkeypatch.setattr(kernel, "build_elf", build_elf)
     monkeypatch.setattr(launch, "build_elf", build_elf)
@@ -58,7 +59,7 @@ def test_one_run_lowers_once_and_expands_math_once_per_target(monkeypatch, capsy
     assert rungs["qemu"]["vlens"] == ["128", "256", "512"]
     assert calls == {
         "tnpu-to-tile": 1, "ttir-to-tile": 1, "expand-math": 2, "widen-half-floats": 1,
-        "codegen": 1, "build_elf": 1,
+        "tile-to-rvv": 1, "codegen": 1, "build_elf": 1,
     }  # fmt: skip
     tpuv3 = tuple(sorted(n.removeprefix("math.") for n in load_npu_config("tpuv3").vpu_native_math_ops))
     assert native_sets == [tuple(sorted(NATIVE_MATH)), tpuv3]

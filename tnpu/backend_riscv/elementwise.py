@@ -4,70 +4,58 @@ An `ElementwiseProgram` is a straight-line list of scalar `arith`/`math` ops
 applied to every element: values streamed from the scratchpad (`Stream`:
 a tile, or a strided slice of one), uniform values (scalar slots and
 constants, the same for every element) and results streamed back.  It
-lowers to one strip-mined loop; inside a trip every intermediate value is
-a vector register group, so a fused body never goes through memory.
+lowers to one strip loop (`builder.StripLoop`); inside a trip every
+intermediate value is a vector register group, so a fused body never goes
+through memory.
 
 Scalar ops outside any tile op are one-element programs: one instruction
 table serves tiles and scalars alike.
 
-Register groups: all values share one SEW/LMUL ratio, set by the widest
-element type, so `vl` is the same for every type in the body.  The LMUL
-is the largest whose groups hold the program's register pressure
-(`register_pressure`, from what each op's selector declares it takes:
-`_demand`), computed before any code is written; the code is written once.
-`v0` is kept for masks.  This module is the instruction selection: vector
-registers come from `vector_registers.VectorRegisters`, the float
-conversions and roundings from `float_algorithms`.  Uniform values are
-hoisted into integer (bits) and float registers before the loop while
-registers last.  So are stream pointers, advanced each trip; once
-`STREAM_RESERVE` integer registers are all that is left, a stream's
-address is rematerialised where it is read or written instead, from the
-count of elements already done (a kernel with many loads, as Inductor
-fuses them, never runs out).
+All values share one SEW/LMUL ratio, set by the widest element type, so
+`vl` is the same for every type in the body; the strip loop picks its LMUL
+from the body's register pressure when it closes.  Masked instructions
+read `v0`.  This module is the instruction selection: the tables below map
+each `arith`/`math` op class to `rvv` op classes, and the float
+conversions and roundings come from `float_algorithms`.  Uniform values
+are read through integer (bits) and float registers set before the loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import partial
 
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation, SSAValue
 
-from tnpu.backend_riscv.asm import AsmWriter, StripLoop
-from tnpu.backend_riscv.elements import Element, element_of, lmul_name
+from tnpu.backend_riscv.builder import Builder, StripLoop, Var
+from tnpu.backend_riscv.elements import Element, element_of
 from tnpu.backend_riscv.float_algorithms import (
-    F32_TO_HALF_SCRATCH,
-    F64_TO_F32_ROUND_TO_ODD_SCRATCH,
-    FMOD_SCRATCH,
-    HALF_TO_F32_SCRATCH,
-    INT_TO_F32_ROUND_TO_ODD_SCRATCH,
-    ScalarTemps,
     f32_to_half,
     f64_to_f32_round_to_odd,
-    float_constant,
+    float_bits,
     float_to_int,
-    float_to_int_scratch,
-    fmod_into,
+    fmod,
     half_to_f32,
     int_resize,
-    int_resize_scratch,
     int_to_f32_round_to_odd,
     int_to_float,
-    int_to_float_scratch,
     round_to_integral,
-    round_to_integral_scratch,
 )
-from tnpu.backend_riscv.register_pressure import OpDemand, VectorPressure, vector_pressure
 from tnpu.backend_riscv.storage import Constant, Scalar, constant_bits
-from tnpu.backend_riscv.vector_registers import VectorRegisters, VectorValue, last_uses
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tt
 from tnpu.dialects.arith import RemFOp
 from tnpu.dialects.dispatch import entry_for
+from tnpu.dialects.rvv import ops as rvv
+from tnpu.dialects.rvv.types import MaskRegisterType
 from tnpu.dialects.shapes import element_type_of
+
+
+HOISTED = {"x": 12, "f": 12}
+"""Uniform values and constants a program reads from registers set before its loop,
+at most, per register file (integer, float); the loop's own pointers, counters and
+temporaries take the rest."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +69,7 @@ class Stream:
 
     element: Element
     offset: int
-    base: str | None = None
+    base: SSAValue | None = None
     stride: int | None = None
 
 
@@ -95,52 +83,14 @@ class ElementwiseProgram:
     ops: Sequence[Operation]
     inputs: dict[SSAValue, Stream | Uniform]
     outputs: Sequence[tuple[SSAValue, Stream]]
-    count: int | str
+    count: int | SSAValue
     anchor: Operation
     """The op diagnostics name."""
 
 
-def emit_elementwise(asm: AsmWriter, program: ElementwiseProgram) -> None:
-    """Emit `program` as one strip-mined loop, at the largest LMUL its register pressure allows."""
-    uniforms = _uniform_values(program)
-    pressure = elementwise_pressure(program, uniforms)
-    lmul = pressure.lmul()
-    if lmul is None:
-        raise CompileError(
-            pressure.at or program.anchor,
-            f"needs {pressure.groups} vector registers live at once, more than the 31 there are"
-            " (no spilling)",
-        )
-    _ElementwiseLowering(asm, program, _widest_bits(program), lmul, uniforms).run()
-
-
-def elementwise_pressure(
-    program: ElementwiseProgram, uniforms: dict[SSAValue, Uniform] | None = None
-) -> VectorPressure:
-    """The vector register pressure of `program` as this selector lowers it."""
-    if uniforms is None:
-        uniforms = _uniform_values(program)
-    streamed = [value for value, source in program.inputs.items() if isinstance(source, Stream)]
-    # Storing a mask widens it to bytes in a temporary.
-    outputs = [(value, int(stream.element.is_mask)) for value, stream in program.outputs]
-    return vector_pressure(
-        program.ops, outputs, streamed, uniforms, lambda op: _demand(op, uniforms)
-    )
-
-
-def _uniform_values(program: ElementwiseProgram) -> dict[SSAValue, Uniform]:
-    """The values that are the same for every element: scalar inputs and constants."""
-    uniforms = {
-        value: source for value, source in program.inputs.items() if not isinstance(source, Stream)
-    }
-    for op in program.ops:
-        if isinstance(op, arith.ConstantOp):
-            element = _element(op.results[0], op)
-            bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
-            if bits is None:
-                raise CompileError(op, "only scalar constants can be used in a body")
-            uniforms[op.results[0]] = Constant(bits, element)
-    return uniforms
+def emit_elementwise(b: Builder, program: ElementwiseProgram) -> None:
+    """Emit `program` as one strip loop."""
+    _ElementwiseLowering(b, program).run()
 
 
 def _element(value: SSAValue, anchor: Operation) -> Element:
@@ -153,358 +103,283 @@ def _element(value: SSAValue, anchor: Operation) -> Element:
 def _widest_bits(program: ElementwiseProgram) -> int:
     """The widest lane any value (or an op's internal step) of the program needs."""
     values = [*program.inputs, *(v for op in program.ops for v in op.results)]
-    widths = [
-        _element(v, program.anchor).bits
-        for v in values
-        if not _element(v, program.anchor).is_mask
-    ]
+    widths = [_element(v, program.anchor).bits for v in values if not _element(v, program.anchor).is_mask]
     if any(isinstance(op, RemFOp) for op in program.ops):
         widths.append(64)  # f32 fmod runs in f64
     if any(_converts_half_float(op, program.anchor) for op in program.ops):
-        widths.append(32)  # 16-bit floats convert through f32
+        widths.append(32)  # 16- and 8-bit floats convert through f32
     return max(widths, default=8)
 
 
 def _converts_half_float(op: Operation, anchor: Operation) -> bool:
-    """Whether `op` is a conversion from or to f16/bf16 (which goes through f32)."""
+    """Whether `op` is a conversion from or to a float the FPU lacks (which goes through f32)."""
     if not isinstance(op, _CONVERSIONS):
         return False
     return any(_element(value, anchor).half_float for value in (*op.operands, *op.results))
 
 
-STREAM_RESERVE = 12
-"""Integer registers kept free for the ops of a loop (their temporaries, rematerialised
-addresses) when handing out stream pointers."""
+@dataclass
+class _Pending:
+    """A stream's place: a pointer walked by the loop (None for a one-element
+    program, whose streams are addressed where used) and the register of its
+    stride, which the streams of the same stride share."""
+
+    stream: Stream
+    pointer: Var | None
+    stride: SSAValue | None
 
 
 @dataclass
-class _Pending:
-    """A stream: an input not yet loaded in this trip, or an output.
-
-    `pointer` is None for a stream addressed where it is used (see
-    `_address`): every stream of a one-element program, and those of a
-    loop left without a register.  `stride` holds a strided stream's
-    stride while `pointer` does.
-    """
-
-    stream: Stream
-    pointer: str | None
-    stride: str | None
+class _Vector:
+    value: SSAValue
+    element: Element
 
 
-_CMPI = arith.CMPI_COMPARISON_OPERATIONS
-_CMPF = arith.CMPF_COMPARISON_OPERATIONS
+_Binary = tuple[type[rvv.RvvInstruction], type[rvv.RvvInstruction], type[rvv.RvvInstruction] | None, bool]
+"""(vector-vector op, vector-scalar op, vector-scalar op with the scalar on the left, commutative)."""
 
 # Instruction tables by op class (see tnpu.dialects.dispatch).
-# op -> (mnemonic, commutative, mnemonic with the uniform operand first)
-_INT_BINARY: dict[type[Operation], tuple[str, bool, str | None]] = {
-    arith.AddiOp: ("vadd", True, None),
-    arith.SubiOp: ("vsub", False, "vrsub"),
-    arith.MuliOp: ("vmul", True, None),
-    arith.DivSIOp: ("vdiv", False, None),
-    arith.DivUIOp: ("vdivu", False, None),
-    arith.RemSIOp: ("vrem", False, None),
-    arith.RemUIOp: ("vremu", False, None),
-    arith.AndIOp: ("vand", True, None),
-    arith.OrIOp: ("vor", True, None),
-    arith.XOrIOp: ("vxor", True, None),
-    arith.ShLIOp: ("vsll", False, None),
-    arith.ShRSIOp: ("vsra", False, None),
-    arith.ShRUIOp: ("vsrl", False, None),
-    arith.MaxSIOp: ("vmax", True, None),
-    arith.MinSIOp: ("vmin", True, None),
-    arith.MaxUIOp: ("vmaxu", True, None),
-    arith.MinUIOp: ("vminu", True, None),
-    tt.MulhiUIOp: ("vmulhu", True, None),
+_INT_BINARY: dict[type[Operation], _Binary] = {
+    arith.AddiOp: (rvv.VaddVvOp, rvv.VaddVxOp, None, True),
+    arith.SubiOp: (rvv.VsubVvOp, rvv.VsubVxOp, rvv.VrsubVxOp, False),
+    arith.MuliOp: (rvv.VmulVvOp, rvv.VmulVxOp, None, True),
+    arith.DivSIOp: (rvv.VdivVvOp, rvv.VdivVxOp, None, False),
+    arith.DivUIOp: (rvv.VdivuVvOp, rvv.VdivuVxOp, None, False),
+    arith.RemSIOp: (rvv.VremVvOp, rvv.VremVxOp, None, False),
+    arith.RemUIOp: (rvv.VremuVvOp, rvv.VremuVxOp, None, False),
+    arith.AndIOp: (rvv.VandVvOp, rvv.VandVxOp, None, True),
+    arith.OrIOp: (rvv.VorVvOp, rvv.VorVxOp, None, True),
+    arith.XOrIOp: (rvv.VxorVvOp, rvv.VxorVxOp, None, True),
+    arith.ShLIOp: (rvv.VsllVvOp, rvv.VsllVxOp, None, False),
+    arith.ShRSIOp: (rvv.VsraVvOp, rvv.VsraVxOp, None, False),
+    arith.ShRUIOp: (rvv.VsrlVvOp, rvv.VsrlVxOp, None, False),
+    arith.MaxSIOp: (rvv.VmaxVvOp, rvv.VmaxVxOp, None, True),
+    arith.MinSIOp: (rvv.VminVvOp, rvv.VminVxOp, None, True),
+    arith.MaxUIOp: (rvv.VmaxuVvOp, rvv.VmaxuVxOp, None, True),
+    arith.MinUIOp: (rvv.VminuVvOp, rvv.VminuVxOp, None, True),
+    tt.MulhiUIOp: (rvv.VmulhuVvOp, rvv.VmulhuVxOp, None, True),
 }
-_FLOAT_BINARY: dict[type[Operation], tuple[str, bool, str | None]] = {
-    arith.AddfOp: ("vfadd", True, None),
-    arith.SubfOp: ("vfsub", False, "vfrsub"),
-    arith.MulfOp: ("vfmul", True, None),
-    arith.DivfOp: ("vfdiv", False, "vfrdiv"),
-    arith.MaxnumfOp: ("vfmax", True, None),
-    arith.MinnumfOp: ("vfmin", True, None),
-    math.CopySignOp: ("vfsgnj", False, None),
+_FLOAT_BINARY: dict[type[Operation], _Binary] = {
+    arith.AddfOp: (rvv.VfaddVvOp, rvv.VfaddVfOp, None, True),
+    arith.SubfOp: (rvv.VfsubVvOp, rvv.VfsubVfOp, rvv.VfrsubVfOp, False),
+    arith.MulfOp: (rvv.VfmulVvOp, rvv.VfmulVfOp, None, True),
+    arith.DivfOp: (rvv.VfdivVvOp, rvv.VfdivVfOp, rvv.VfrdivVfOp, False),
+    arith.MaxnumfOp: (rvv.VfmaxVvOp, rvv.VfmaxVfOp, None, True),
+    arith.MinnumfOp: (rvv.VfminVvOp, rvv.VfminVfOp, None, True),
+    math.CopySignOp: (rvv.VfsgnjVvOp, rvv.VfsgnjVfOp, None, False),
 }
 _CONVERSIONS = (arith.SIToFPOp, arith.UIToFPOp, arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp,
                 arith.TruncFOp)  # fmt: skip
 _SIGNED_CASTS = (arith.ExtSIOp, arith.IndexCastOp, arith.SIToFPOp, arith.FPToSIOp)
 _DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
 _SHIFTS = (arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp)
-_MASK_LOGIC = {arith.AndIOp: "vmand.mm", arith.OrIOp: "vmor.mm", arith.XOrIOp: "vmxor.mm",
-               arith.AddiOp: "vmxor.mm", arith.SubiOp: "vmxor.mm"}  # fmt: skip
+_MASK_LOGIC = {arith.AndIOp: rvv.VmandMmOp, arith.OrIOp: rvv.VmorMmOp, arith.XOrIOp: rvv.VmxorMmOp,
+               arith.AddiOp: rvv.VmxorMmOp, arith.SubiOp: rvv.VmxorMmOp}  # fmt: skip
 _ROUNDINGS = {math.RoundEvenOp: "roundeven", math.TruncOp: "trunc", math.FloorOp: "floor",
               math.CeilOp: "ceil", math.RoundOp: "round"}  # fmt: skip
-_FLOAT_UNARY = {math.SqrtOp: "vfsqrt.v", math.AbsFOp: "vfabs.v", arith.NegfOp: "vfneg.v"}
-_NAN_PROPAGATING = {arith.MaximumfOp: "vfmax", arith.MinimumfOp: "vfmin"}
+_FLOAT_UNARY = {math.SqrtOp: rvv.VfsqrtVOp, math.AbsFOp: rvv.VfabsVOp, arith.NegfOp: rvv.VfnegVOp}
+_NAN_PROPAGATING = {arith.MaximumfOp: rvv.VfmaxVvOp, arith.MinimumfOp: rvv.VfminVvOp}
+_FLOAT_ARITHMETIC = (_FLOAT_BINARY, _FLOAT_UNARY, _NAN_PROPAGATING, _ROUNDINGS)
+"""The tables of float ops, which the vector unit lacks at the narrow floats' SEW."""
 
-# Comparisons, as (mnemonic stem, swap operands, negate result) of a basic form.
-_ICMP = {
-    "eq": ("eq", False, False), "ne": ("ne", False, False),
-    "slt": ("lt", False, False), "sle": ("le", False, False),
-    "sgt": ("lt", True, False), "sge": ("le", True, False),
-    "ult": ("ltu", False, False), "ule": ("leu", False, False),
-    "ugt": ("ltu", True, False), "uge": ("leu", True, False),
-}  # fmt: skip
-_MIRRORED = {
-    "x": {"eq": "eq", "ne": "ne", "lt": "gt", "ltu": "gtu"},
-    "f": {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge"},
+_Compare = tuple[type[rvv.CompareOp], type[rvv.CompareOp] | None, type[rvv.CompareOp] | None]
+"""(vector-vector, vector-scalar, vector-scalar with the scalar on the left) compares."""
+
+# Comparisons, as (compares, swap operands, negate result) of a basic form; RVV has no
+# vmsge.vx or vmslt.vf-with-the-scalar-first, so those mirror to a "greater" form.
+_ICMP: dict[str, tuple[_Compare, bool, bool]] = {
+    "eq": ((rvv.VmseqVvOp, rvv.VmseqVxOp, rvv.VmseqVxOp), False, False),
+    "ne": ((rvv.VmsneVvOp, rvv.VmsneVxOp, rvv.VmsneVxOp), False, False),
+    "slt": ((rvv.VmsltVvOp, rvv.VmsltVxOp, rvv.VmsgtVxOp), False, False),
+    "sle": ((rvv.VmsleVvOp, rvv.VmsleVxOp, None), False, False),
+    "sgt": ((rvv.VmsltVvOp, rvv.VmsltVxOp, rvv.VmsgtVxOp), True, False),
+    "sge": ((rvv.VmsleVvOp, rvv.VmsleVxOp, None), True, False),
+    "ult": ((rvv.VmsltuVvOp, rvv.VmsltuVxOp, rvv.VmsgtuVxOp), False, False),
+    "ule": ((rvv.VmsleuVvOp, rvv.VmsleuVxOp, None), False, False),
+    "ugt": ((rvv.VmsltuVvOp, rvv.VmsltuVxOp, rvv.VmsgtuVxOp), True, False),
+    "uge": ((rvv.VmsleuVvOp, rvv.VmsleuVxOp, None), True, False),
 }
-"""Vector-scalar compares with the scalar on the left, by mirroring (RVV has no vmsge.vx)."""
+_FLT = (rvv.VmfltVvOp, rvv.VmfltVfOp, rvv.VmfgtVfOp)
+_FLE = (rvv.VmfleVvOp, rvv.VmfleVfOp, rvv.VmfgeVfOp)
+_FCMP: dict[str, tuple[_Compare, bool, bool]] = {
+    "oeq": ((rvv.VmfeqVvOp, rvv.VmfeqVfOp, rvv.VmfeqVfOp), False, False),
+    "une": ((rvv.VmfneVvOp, rvv.VmfneVfOp, rvv.VmfneVfOp), False, False),
+    "olt": (_FLT, False, False), "ole": (_FLE, False, False),
+    "ogt": (_FLT, True, False), "oge": (_FLE, True, False),
+    "ult": (_FLE, True, True), "ule": (_FLT, True, True),
+    "ugt": (_FLE, False, True), "uge": (_FLT, False, True),
+}  # fmt: skip
 _MASK_COMPARE = {  # vmandn.mm vd, x, y = x & ~y;  vmorn.mm vd, x, y = x | ~y
-    "eq": ("vmxnor.mm", False), "ne": ("vmxor.mm", False),
-    "ult": ("vmandn.mm", True), "ugt": ("vmandn.mm", False),
-    "ule": ("vmorn.mm", True), "uge": ("vmorn.mm", False),
-    "slt": ("vmandn.mm", False), "sgt": ("vmandn.mm", True),
-    "sle": ("vmorn.mm", False), "sge": ("vmorn.mm", True),
-}  # fmt: skip
-_FCMP = {
-    "oeq": ("eq", False, False), "une": ("ne", False, False),
-    "olt": ("lt", False, False), "ole": ("le", False, False),
-    "ogt": ("lt", True, False), "oge": ("le", True, False),
-    "ult": ("le", True, True), "ule": ("lt", True, True),
-    "ugt": ("le", False, True), "uge": ("lt", False, True),
+    "eq": (rvv.VmxnorMmOp, False), "ne": (rvv.VmxorMmOp, False),
+    "ult": (rvv.VmandnMmOp, True), "ugt": (rvv.VmandnMmOp, False),
+    "ule": (rvv.VmornMmOp, True), "uge": (rvv.VmornMmOp, False),
+    "slt": (rvv.VmandnMmOp, False), "sgt": (rvv.VmandnMmOp, True),
+    "sle": (rvv.VmornMmOp, False), "sge": (rvv.VmornMmOp, True),
 }  # fmt: skip
 
 
-class _ElementwiseLowering(ScalarTemps):
-    """Instruction selection for one program: each op's instructions, on registers
-    `VectorRegisters` hands out (vector) or the writer's pools lend (scalar)."""
+class _ElementwiseLowering:
+    """Instruction selection for one program: each op's `rvv` ops, in a strip loop."""
 
-    def __init__(
-        self, asm: AsmWriter, program: ElementwiseProgram, widest: int, lmul: int,
-        uniforms: dict[SSAValue, Uniform],
-    ):  # fmt: skip
-        self.asm = asm
+    def __init__(self, b: Builder, program: ElementwiseProgram):
+        self.b = b
         self.program = program
-        self.widest = widest
-        self.lmul = lmul
-        """LMUL of the widest type, in eighths of a register."""
-        self.registers = VectorRegisters(
-            lmul, last_uses(program.ops, [value for value, _ in program.outputs])
-        )
-        self.uniforms = uniforms
+        self.widest = _widest_bits(program)
+        self.uniforms = _uniform_values(program)
         self.values: dict[SSAValue, _Pending | Uniform] = {}
-        self.hoisted_x: dict[SSAValue, str] = {}
-        self.hoisted_f: dict[SSAValue, str] = {}
-        self.current_bits = widest
-        self.op_scope = ExitStack()
-        """Scalar temporaries of the op being selected."""
-        self.done: str | None = None
-        """Elements of the loop done before this trip, once a stream is addressed where used."""
-        self.strides: dict[int, str] = {}
+        self.vectors: dict[SSAValue, _Vector] = {}
+        self.constants: dict[tuple[str, object], SSAValue] = {}
+        """Registers set before the loop, by register file and what they hold."""
+        self.strides: dict[int, SSAValue] = {}
         """A register per distinct stride, shared by the streams of that stride."""
+        self.loop: StripLoop | None = None
 
     # -- driver ---------------------------------------------------------------
 
     def run(self) -> None:
-        asm, program = self.asm, self.program
-        with ExitStack() as scope:
-            for value, source in program.inputs.items():
-                if isinstance(source, Stream):
-                    self.values[value] = self._open_stream(scope, source)
-                else:
-                    self.values[value] = source
+        program = self.program
+        for value, source in program.inputs.items():
+            self.values[value] = self._open_stream(source) if isinstance(source, Stream) else source
+        for value, uniform in self.uniforms.items():
+            self.values.setdefault(value, uniform)
+        outputs = [(value, self._open_stream(stream)) for value, stream in program.outputs]
+        with StripLoop.over(self.b, program.count, self.widest) as loop:
+            self.loop = loop
+            streams = [p for p in [*self.values.values(), *(o for _, o in outputs)] if isinstance(p, _Pending)]
+            # The streams of one stride advance one after the other: the loop computes their step once.
+            for pending in sorted(streams, key=lambda p: p.stream.stride or 0):
+                if pending.pointer is not None:
+                    loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
             for op in program.ops:
-                if isinstance(op, arith.ConstantOp):
-                    self.values[op.results[0]] = self.uniforms[op.results[0]]
-            self._hoist_uniforms(scope)
-            outputs = [
-                (value, self._open_stream(scope, stream))
-                for value, stream in program.outputs
-            ]
-            with StripLoop.over(asm, program.count, self.widest, self.lmul) as loop:
-                for pending in [*self.values.values(), *(o for _, o in outputs)]:
-                    if isinstance(pending, _Pending) and pending.pointer is not None:
-                        loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
-                if self.done is not None:
-                    loop.advance(self.done, 1)
-                for index, op in enumerate(program.ops):
-                    if not isinstance(op, arith.ConstantOp):
-                        self._lower(op)
-                    self._release_temps()
-                    self.registers.release_after(op, index)
-                for value, out in outputs:
-                    self._store(value, out)
-                    self._release_temps()
-                self.registers.release_all()
+                if not isinstance(op, arith.ConstantOp):
+                    self.b.source = op
+                    self._lower(op)
+            self.b.source = program.anchor
+            for value, out in outputs:
+                self._store(value, out)
 
-    def _open_stream(self, scope: ExitStack, stream: Stream) -> _Pending:
-        if self.program.count == 1:
+    def _open_stream(self, stream: Stream) -> _Pending:
+        if isinstance(self.program.count, int) and self.program.count == 1:
             return _Pending(stream, None, None)
-        asm = self.asm
-        wanted = 1 if stream.stride is None or stream.stride in self.strides else 2
-        if len(asm.int_pool.free) - wanted < STREAM_RESERVE:
-            if self.done is None:
-                (self.done,) = scope.enter_context(asm.ints(1))
-                asm.li(self.done, 0)
-            return _Pending(stream, None, None)
-        (pointer,) = scope.enter_context(asm.ints(1))
-        asm.scratch_address(pointer, stream.offset)
+        b = self.b
+        pointer = b.scratch_address(stream.offset)
         if stream.base is not None:
-            with asm.ints(1) as (bytes_,):
-                asm.emit("slli", bytes_, stream.base, stream.element.log2_bytes)
-                asm.emit("add", pointer, pointer, bytes_)
-        stride = None
-        if stream.stride is not None:
-            # A scan along the last axis reads and writes every operand at one
-            # stride: one register for all of them, not one each.
-            stride = self.strides.get(stream.stride)
-            if stride is None:
-                (stride,) = scope.enter_context(asm.ints(1))
-                asm.li(stride, stream.stride)
-                self.strides[stream.stride] = stride
-        return _Pending(stream, pointer, stride)
+            pointer = b.add(pointer, b.slli(stream.base, stream.element.log2_bytes))
+        stride = self._stride_register(stream.stride) if stream.stride is not None else None
+        return _Pending(stream, b.var(pointer), stride)
 
-    def _hoist_uniforms(self, scope: ExitStack) -> None:
-        """Put uniform values in registers before the loop, keeping some registers free."""
-        asm = self.asm
-        for value, source in self.values.items():
-            if not isinstance(source, Scalar | Constant):
-                continue
-            if len(asm.int_pool.free) > 10:
-                (register,) = scope.enter_context(asm.ints(1))
-                self._materialize_bits(register, source)
-                self.hoisted_x[value] = register
-            if source.element.fpu and len(asm.float_pool.free) > 6:
-                (fregister,) = scope.enter_context(asm.floats(1))
-                self._materialize_float(fregister, value, source)
-                self.hoisted_f[value] = fregister
+    def _stride_register(self, stride: int) -> SSAValue:
+        """The register holding `stride`, set once for all the streams of that stride
+        (a reduction or scan along the last axis reads and writes every operand at one stride)."""
+        if stride not in self.strides:
+            self.strides[stride] = self.b.li(stride)
+        return self.strides[stride]
 
-    def _release_temps(self) -> None:
-        self.registers.release_temps()
-        self.op_scope.close()
-        self.op_scope = ExitStack()
-
-    # -- registers ------------------------------------------------------------
-
-    def temp(self) -> str:
-        return self.registers.temp()
+    # -- VectorCode -----------------------------------------------------------
 
     def sew(self, bits: int) -> None:
-        if bits != self.current_bits:
-            eighths = self.lmul * bits // self.widest
-            self.asm.emit("vsetvli", "zero", "zero", f"e{bits}", lmul_name(eighths), "ta", "mu")
-            self.current_bits = bits
+        assert self.loop is not None
+        self.loop.sew(bits)
 
-    def _result(self, op: Operation, index: int = 0) -> str:
-        value = op.results[index]
-        return self.registers.define(value, _element(value, self.program.anchor)).register
+    def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
+        return self.b.vector(op(*operands, result_type=StripLoop.vector_type(), **kwargs))  # type: ignore[call-arg]
+
+    def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
+        return self.b.vector(op(*operands, result_type=StripLoop.mask_type()))  # type: ignore[call-arg]
+
+    def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # type: ignore[call-arg]
+
+    def _hoisted(self, file: str, key: object, make: Callable[[], SSAValue]) -> SSAValue:
+        """What `make` builds, before the loop while the program has registers of `file`
+        to spare (`HOISTED`), else at each use."""
+        if (file, key) in self.constants:
+            return self.constants[file, key]
+        if sum(f == file for f, _ in self.constants) >= HOISTED[file]:
+            return make()
+        with self.b.hoisted():
+            self.constants[file, key] = value = make()
+        return value
+
+    def int_constant(self, value: int) -> SSAValue:
+        return self._hoisted("x", ("x", value), lambda: self.b.li(value))
+
+    def float_constant(self, value: float, bits: int) -> SSAValue:
+        pattern = float_bits(value, bits)
+        return self._hoisted("f", (f"f{bits}", pattern), lambda: self.b.float_from_bits(self.b.li(pattern), bits))
+
+    def _define(self, op: Operation, value: SSAValue, index: int = 0) -> None:
+        result = op.results[index]
+        self.vectors[result] = _Vector(value, _element(result, self.program.anchor))
 
     # -- operands -------------------------------------------------------------
 
-    def _materialize_bits(self, register: str, source: Uniform) -> None:
+    def _materialize_bits(self, source: Uniform) -> SSAValue:
         if isinstance(source, Constant):
-            self.asm.li(register, source.bits)
-        else:
-            self.asm.load_scalar(register, source.offset, source.element)
+            return self.b.li(source.bits)
+        return self.b.load_scalar(source.offset, source.element)
 
-    def _materialize_float(self, register: str, value: SSAValue, source: Uniform) -> None:
-        move = "fmv.w.x" if source.element.bits == 32 else "fmv.d.x"
-        if value in self.hoisted_x:
-            self.asm.emit(move, register, self.hoisted_x[value])
-            return
-        with self.asm.ints(1) as (bits,):
-            self._materialize_bits(bits, source)
-            self.asm.emit(move, register, bits)
+    def _x(self, value: SSAValue) -> SSAValue:
+        """A uniform value's bits in an integer register (set before the loop if it can)."""
+        return self._hoisted("x", ("x", value), lambda: self._materialize_bits(self.values[value]))  # type: ignore[arg-type]
 
-    def _x(self, value: SSAValue) -> str:
-        """A uniform value's bits in an integer register."""
-        if value in self.hoisted_x:
-            return self.hoisted_x[value]
-        register = self.int_temp()
-        self._materialize_bits(register, self.values[value])  # type: ignore[arg-type]
-        return register
+    def _f(self, value: SSAValue) -> SSAValue:
+        """A uniform float in a float register (set before the loop if it can)."""
+        bits = self.values[value].element.bits  # type: ignore[union-attr]
+        return self._hoisted("f", ("f", value), lambda: self.b.float_from_bits(self._x(value), bits))
 
-    def _f(self, value: SSAValue) -> str:
-        """A uniform float in a float register."""
-        if value in self.hoisted_f:
-            return self.hoisted_f[value]
-        register = self.float_temp()
-        self._materialize_float(register, value, self.values[value])  # type: ignore[arg-type]
-        return register
-
-    def _v(self, value: SSAValue) -> VectorValue:
+    def _v(self, value: SSAValue) -> _Vector:
         """A value in a vector register group (masks in a mask register)."""
-        if (vector := self.registers.held.get(value)) is not None:
+        if (vector := self.vectors.get(value)) is not None:
             return vector
         held = self.values[value]
         if isinstance(held, _Pending):
             return self._load(value, held)
         element = held.element
-        register = self.temp()
         self.sew(element.bits)
-        self.asm.emit("vmv.v.x", register, self._x(value))
+        splat = self.vector(rvv.VmvVXOp, self._x(value))
         if element.is_mask:
-            self.asm.emit("vmsne.vi", register, register, 0)
-        return VectorValue(register, element)
+            splat = self.mask(rvv.VmsneViOp, splat, 0)
+        return _Vector(splat, element)
 
-    def _address(self, pending: _Pending) -> str:
-        """The stream's pointer, or the address of its first element of this trip,
-        computed here (rematerialised) for a stream without one."""
+    def _address(self, pending: _Pending) -> SSAValue:
+        """The stream's pointer, or for a one-element program its element's address."""
         if pending.pointer is not None:
-            return pending.pointer
-        asm, stream = self.asm, pending.stream
-        register = self.int_temp()
-        asm.scratch_address(register, stream.offset)
-        with asm.ints(1) as (bytes_,):
-            if stream.base is not None:
-                asm.emit("slli", bytes_, stream.base, stream.element.log2_bytes)
-                asm.emit("add", register, register, bytes_)
-            if self.done is not None:
-                if stream.stride is None:
-                    asm.emit("slli", bytes_, self.done, stream.element.log2_bytes)
-                else:
-                    asm.li(bytes_, stream.stride)
-                    asm.emit("mul", bytes_, bytes_, self.done)
-                asm.emit("add", register, register, bytes_)
-        return register
+            return pending.pointer.value
+        address = self.b.scratch_address(pending.stream.offset)
+        if pending.stream.base is not None:
+            address = self.b.add(address, self.b.slli(pending.stream.base, pending.stream.element.log2_bytes))
+        return address
 
-    def _stride(self, pending: _Pending) -> str | None:
-        """A register holding a strided stream's stride (None: contiguous)."""
-        if pending.stride is not None or pending.stream.stride is None or self.program.count == 1:
-            return pending.stride
-        register = self.int_temp()
-        self.asm.li(register, pending.stream.stride)
-        return register
-
-    def _load(self, value: SSAValue, pending: _Pending) -> VectorValue:
+    def _load(self, value: SSAValue, pending: _Pending) -> _Vector:
         element = pending.stream.element
-        vector = self.registers.define(value, _element(value, self.program.anchor))
-        register = vector.register
         self.sew(element.bits)
         address = self._address(pending)
-        if (stride := self._stride(pending)) is None:
-            self.asm.emit(f"vle{element.bits}.v", register, f"({address})")
+        if pending.stride is None:
+            loaded = self.vector(rvv.UNIT_STRIDE_LOADS[element.bits], address)
         else:
-            self.asm.emit(f"vlse{element.bits}.v", register, f"({address})", stride)
+            loaded = self.vector(rvv.STRIDED_LOADS[element.bits], address, pending.stride)
         if element.is_mask:
-            self.asm.emit("vmsne.vi", register, register, 0)
+            loaded = self.mask(rvv.VmsneViOp, loaded, 0)
+        vector = _Vector(loaded, _element(value, self.program.anchor))
+        self.vectors[value] = vector
         return vector
 
     def _store(self, value: SSAValue, out: _Pending) -> None:
         element = out.stream.element
-        vec = self._v(value)
-        register = vec.register
+        vector = self._v(value)
+        data = vector.value
         self.sew(element.bits)
         if element.is_mask:
-            self._into_v0(vec)
-            register = self.temp()
-            self.asm.emit("vmv.v.i", register, 0)
-            self.asm.emit("vmerge.vim", register, register, 1, "v0")
+            data = self._from_mask(vector, 1, 8)
         address = self._address(out)
-        if (stride := self._stride(out)) is None:
-            self.asm.emit(f"vse{element.bits}.v", register, f"({address})")
+        if out.stride is None:
+            self.b.insert(rvv.UNIT_STRIDE_STORES[element.bits](data, address))
         else:
-            self.asm.emit(f"vsse{element.bits}.v", register, f"({address})", stride)
+            self.b.insert(rvv.STRIDED_STORES[element.bits](data, address, out.stride))
 
-    def _into_v0(self, mask: VectorValue) -> None:
-        if self.registers.in_v0 is not mask:
-            self.asm.emit("vmv1r.v", "v0", mask.register)
-            self.registers.in_v0 = mask
-
-    def clobber_v0(self) -> None:
-        self.registers.in_v0 = None
+    def _in_v0(self, mask: _Vector) -> SSAValue:
+        return self.b.in_v0(mask.value)
 
     # -- ops ------------------------------------------------------------------
 
@@ -512,320 +387,263 @@ class _ElementwiseLowering(ScalarTemps):
         if op.regions:
             raise CompileError(op, "ops with regions cannot be vectorized in a body")
         if (mask_logic := entry_for(_MASK_LOGIC, op)) and _element(op.results[0], op).is_mask:
-            return self._mask_logic(op, mask_logic)
+            a, b = (self._v(v).value for v in op.operands)
+            return self._define(op, self.mask(mask_logic, a, b))
         if entry := entry_for(_INT_BINARY, op):
-            return self._binary(op, entry, "x")
-        float_op = any(entry_for(table, op) for table in (_FLOAT_BINARY, _FLOAT_UNARY, _NAN_PROPAGATING, _ROUNDINGS))
-        if float_op and (narrow := _element(op.results[0], op).half_float):
-            raise CompileError(op, f"{narrow} arithmetic needs extension to f32 first")
+            return self._binary(op, entry, self._x)
+        if any(entry_for(table, op) for table in _FLOAT_ARITHMETIC):
+            if narrow := _element(op.results[0], op).half_float:
+                raise CompileError(op, f"{narrow} arithmetic needs extension to f32 first")
         if entry := entry_for(_FLOAT_BINARY, op):
-            return self._binary(op, entry, "f")
-        if mnemonic := entry_for(_FLOAT_UNARY, op):
-            return self._unary(op, mnemonic)
-        if mnemonic := entry_for(_NAN_PROPAGATING, op):
-            return self._nan_propagating(op, mnemonic)
+            return self._binary(op, entry, self._f)
+        if unary := entry_for(_FLOAT_UNARY, op):
+            source = self._v(op.operands[0])
+            self.sew(source.element.bits)
+            return self._define(op, self.vector(unary, source.value))
+        if nan_propagating := entry_for(_NAN_PROPAGATING, op):
+            return self._nan_propagating(op, nan_propagating)
         if kind := entry_for(_ROUNDINGS, op):
-            return self._round(op, kind)
-        entry = entry_for(_HANDLERS, op)
-        if entry is None:
+            x = self._v(op.operands[0]).value
+            bits = _element(op.operands[0], op).bits
+            self.sew(bits)
+            return self._define(op, round_to_integral(self, kind, x, bits))
+        select = entry_for(_HANDLERS, op)
+        if select is None:
             raise CompileError(op, "has no RVV lowering (run expand-math for math functions)")
-        select, _ = entry
         select(self, op)
 
-    def _binary(self, op: Operation, entry: tuple[str, bool, str | None], scalar_kind: str) -> None:
-        mnemonic, commutative, reversed_mnemonic = entry
+    def _binary(self, op: Operation, entry: _Binary, scalar: Callable[[SSAValue], SSAValue]) -> None:
+        vector_vector, vector_scalar, scalar_vector, commutative = entry
         lhs, rhs = op.operands
         element = _element(op.results[0], op)
         if _needs_guard(op, self.uniforms.get(rhs), element):
-            return self._guarded_binary(op, mnemonic, element)
-        scalar = self._f if scalar_kind == "f" else self._x
+            return self._guarded_binary(op, vector_vector, element)
         self.sew(element.bits)
-        form = _operand_form(lhs, rhs, self.uniforms, bool(commutative or reversed_mnemonic))
-        if form == "vector-scalar":
-            a = self._v(lhs).register
-            self.asm.emit(f"{mnemonic}.v{scalar_kind}", self._result(op), a, scalar(rhs))
-        elif form == "scalar-vector":
-            b = self._v(rhs).register
-            name = mnemonic if commutative else reversed_mnemonic
-            self.asm.emit(f"{name}.v{scalar_kind}", self._result(op), b, scalar(lhs))
+        if rhs in self.uniforms:
+            result = self.vector(vector_scalar, self._v(lhs).value, scalar(rhs))
+        elif lhs in self.uniforms and (commutative or scalar_vector):
+            result = self.vector(vector_scalar if commutative else scalar_vector, self._v(rhs).value, scalar(lhs))  # type: ignore[arg-type]
         else:
-            a, b = self._v(lhs).register, self._v(rhs).register
+            a, b = self._v(lhs).value, self._v(rhs).value
             self.sew(element.bits)
-            self.asm.emit(f"{mnemonic}.vv", self._result(op), a, b)
+            result = self.vector(vector_vector, a, b)
+        self._define(op, result)
 
-    def _guarded_binary(self, op: Operation, mnemonic: str, element: Element) -> None:
+    def _guarded_binary(self, op: Operation, vector_vector: type[rvv.RvvInstruction], element: Element) -> None:
         """Division by zero gives 0; a shift by the width or more gives 0 (or the sign).
 
         These are the interpreters' (and Triton's interpreter's) semantics;
         RVV itself gives -1 or the dividend, and shifts by the low bits.
         """
-        a, b = (self._v(v).register for v in op.operands)
+        a, b = (self._v(v).value for v in op.operands)
         self.sew(element.bits)
-        result = self._result(op)
         if isinstance(op, arith.ShRSIOp):
-            amount = self.temp()
-            with self.asm.ints(1) as (limit,):
-                self.asm.li(limit, element.bits - 1)
-                self.asm.emit("vminu.vx", amount, b, limit)
-            self.asm.emit("vsra.vv", result, a, amount)
-            return
-        self.asm.emit(f"{mnemonic}.vv", result, a, b)
+            amount = self.vector(rvv.VminuVxOp, b, self.int_constant(element.bits - 1))
+            return self._define(op, self.vector(rvv.VsraVvOp, a, amount))
+        result = self.vector(vector_vector, a, b)
         if isinstance(op, _DIVISIONS):
-            self.asm.emit("vmseq.vi", "v0", b, 0)
+            outside = self.mask_in_v0(rvv.VmseqViOp, b, 0)
         else:
-            with self.asm.ints(1) as (limit,):
-                self.asm.li(limit, element.bits - 1)
-                self.asm.emit("vmsgtu.vx", "v0", b, limit)
-        self.asm.emit("vmerge.vim", result, result, 0, "v0")
-        self.clobber_v0()
+            outside = self.mask_in_v0(rvv.VmsgtuVxOp, b, self.int_constant(element.bits - 1))
+        self._define(op, self.vector(rvv.VmergeVimOp, result, 0, outside))
 
-    def _mask_logic(self, op: Operation, mnemonic: str) -> None:
-        a, b = (self._v(v).register for v in op.operands)
-        self.asm.emit(mnemonic, self._result(op), a, b)
-
-    def _unary(self, op: Operation, mnemonic: str) -> None:
-        source = self._v(op.operands[0])
-        self.sew(source.element.bits)
-        self.asm.emit(mnemonic, self._result(op), source.register)
-
-    def _nan_propagating(self, op: Operation, mnemonic: str) -> None:
+    def _nan_propagating(self, op: Operation, vector_vector: type[rvv.RvvInstruction]) -> None:
         """maximumf/minimumf: RVV's vfmax/vfmin return the non-NaN operand; IEEE maximum returns NaN."""
         a, b = (self._v(v) for v in op.operands)
         self.sew(a.element.bits)
-        result = self._result(op)
-        self.asm.emit(f"{mnemonic}.vv", result, a.register, b.register)
+        result = self.vector(vector_vector, a.value, b.value)
         for operand in (a, b):
-            self.asm.emit("vmfne.vv", "v0", operand.register, operand.register)
-            self.asm.emit("vmerge.vvm", result, result, operand.register, "v0")
-        self.clobber_v0()
-
-    def _round(self, op: Operation, kind: str) -> None:
-        x = self._v(op.operands[0]).register
-        bits = _element(op.operands[0], op).bits
-        self.sew(bits)
-        round_to_integral(self, kind, self._result(op), x, bits)
+            nan = self.mask_in_v0(rvv.VmfneVvOp, operand.value, operand.value)
+            result = self.vector(rvv.VmergeVvmOp, result, operand.value, nan)
+        self._define(op, result)
 
     def _fma(self, op: Operation) -> None:
         a, b, c = (self._v(v) for v in op.operands)
         self.sew(c.element.bits)
-        result = self._result(op)
-        self.asm.emit("vmv.v.v", result, c.register)
-        self.asm.emit("vfmacc.vv", result, a.register, b.register)
+        copy = self.vector(rvv.VmvVVOp, c.value)
+        self._define(op, self.b.vector(rvv.VfmaccVvOp(copy, a.value, b.value)))
 
     def _absi(self, op: Operation) -> None:
         x = self._v(op.operands[0])
         self.sew(x.element.bits)
-        result = self._result(op)
-        self.asm.emit("vrsub.vi", result, x.register, 0)
-        self.asm.emit("vmax.vv", result, result, x.register)
+        negated = self.vector(rvv.VrsubViOp, x.value, 0)
+        self._define(op, self.vector(rvv.VmaxVvOp, negated, x.value))
 
     def _rsqrt(self, op: Operation) -> None:
         x = self._v(op.operands[0])
         bits = x.element.bits
         self.sew(bits)
-        result = self._result(op)
-        self.asm.emit("vfsqrt.v", result, x.register)
-        self.asm.emit("vfrdiv.vf", result, result, float_constant(self, 1.0, bits))
+        root = self.vector(rvv.VfsqrtVOp, x.value)
+        self._define(op, self.vector(rvv.VfrdivVfOp, root, self.float_constant(1.0, bits)))
 
     def _remf(self, op: Operation) -> None:
         """C fmod: x - trunc(x / y) * y, in f64 for f32 operands so the quotient is exact enough."""
         x, y = (self._v(v) for v in op.operands)
-        bits = x.element.bits
-        result = self._result(op)
-        if bits == 32:
-            wide_x, wide_y, quotient = self.temp(), self.temp(), self.temp()
+        if x.element.bits == 32:
             self.sew(32)
-            self.asm.emit("vfwcvt.f.f.v", wide_x, x.register)
-            self.asm.emit("vfwcvt.f.f.v", wide_y, y.register)
+            wide_x = self.vector(rvv.VfwcvtFFVOp, x.value)
+            wide_y = self.vector(rvv.VfwcvtFFVOp, y.value)
             self.sew(64)
-            fmod_into(self, quotient, wide_x, wide_y)
+            quotient = fmod(self, wide_x, wide_y)
             self.sew(32)
-            self.asm.emit("vfncvt.f.f.w", result, quotient)
+            self._define(op, self.vector(rvv.VfncvtFFWOp, quotient))
         else:
             self.sew(64)
-            fmod_into(self, result, x.register, y.register)
+            self._define(op, fmod(self, x.value, y.value))
 
     def _compare(self, op: Operation) -> None:
-        comparison = _comparison(op, self.uniforms)
-        kind, lhs, rhs = comparison.kind, comparison.lhs, comparison.rhs
-        if comparison.form == "compound":
-            return self._fcmp_compound(op, comparison.predicate)
-        if comparison.form == "mask":
-            return self._mask_compare(op, comparison.predicate)
-        result = self._result(op)
-        prefix = "vmf" if kind == "f" else "vms"
+        kind = "f" if isinstance(op, arith.CmpfOp) else "x"
+        names = arith.CMPF_COMPARISON_OPERATIONS if kind == "f" else arith.CMPI_COMPARISON_OPERATIONS
+        predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
+        lhs, rhs = op.operands
+        if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
+            return self._fcmp_compound(op, predicate)
+        if _element(lhs, op).is_mask:
+            a, b = (self._v(v).value for v in op.operands)
+            logic, swap = _MASK_COMPARE[predicate]
+            return self._define(op, self.mask(logic, *((b, a) if swap else (a, b))))
+        (vector_vector, vector_scalar, scalar_vector), swap, negate = (_FCMP if kind == "f" else _ICMP)[predicate]
+        if swap:
+            lhs, rhs = rhs, lhs
         scalar = self._f if kind == "f" else self._x
         element = _element(lhs, op)
-        if comparison.form == "vector-scalar":
-            a = self._v(lhs).register
+        if rhs in self.uniforms:
+            a = self._v(lhs).value
             self.sew(element.bits)
-            self.asm.emit(f"{prefix}{comparison.stem}.v{kind}", result, a, scalar(rhs))
-        elif comparison.form == "scalar-vector":
-            # a < b  ==  b > a, which has a vector-scalar form.
-            mirrored = _MIRRORED[kind][comparison.stem]
-            b = self._v(rhs).register
+            result = self.mask(vector_scalar, a, scalar(rhs))  # type: ignore[arg-type]
+        elif lhs in self.uniforms and scalar_vector is not None:
+            b = self._v(rhs).value
             self.sew(element.bits)
-            self.asm.emit(f"{prefix}{mirrored}.v{kind}", result, b, scalar(lhs))
+            result = self.mask(scalar_vector, b, scalar(lhs))
         else:
-            a, b = self._v(lhs).register, self._v(rhs).register
+            a, b = self._v(lhs).value, self._v(rhs).value
             self.sew(element.bits)
-            self.asm.emit(f"{prefix}{comparison.stem}.vv", result, a, b)
-        if comparison.negate:
-            self.asm.emit("vmnot.m", result, result)
+            result = self.mask(vector_vector, a, b)
+        if negate:
+            result = self.mask(rvv.VmnotMOp, result)
+        self._define(op, result)
 
     def _fcmp_compound(self, op: Operation, predicate: str) -> None:
-        result = self._result(op)
         if predicate in ("true", "false"):
-            self.asm.emit("vmset.m" if predicate == "true" else "vmclr.m", result)
-            return
+            return self._define(op, self.mask(rvv.VmsetMOp if predicate == "true" else rvv.VmclrMOp))
         a, b = (self._v(v) for v in op.operands)
         self.sew(a.element.bits)
-        other = self.temp()
         if predicate in ("one", "ueq"):
-            self.asm.emit("vmflt.vv", result, a.register, b.register)
-            self.asm.emit("vmflt.vv", other, b.register, a.register)
-            self.asm.emit("vmor.mm", result, result, other)
+            less = self.mask(rvv.VmfltVvOp, a.value, b.value)
+            greater = self.mask(rvv.VmfltVvOp, b.value, a.value)
+            result = self.mask(rvv.VmorMmOp, less, greater)
         else:
-            self.asm.emit("vmfeq.vv", result, a.register, a.register)
-            self.asm.emit("vmfeq.vv", other, b.register, b.register)
-            self.asm.emit("vmand.mm", result, result, other)
+            a_number = self.mask(rvv.VmfeqVvOp, a.value, a.value)
+            b_number = self.mask(rvv.VmfeqVvOp, b.value, b.value)
+            result = self.mask(rvv.VmandMmOp, a_number, b_number)
         if predicate in ("ueq", "uno"):
-            self.asm.emit("vmnot.m", result, result)
-
-    def _mask_compare(self, op: Operation, predicate: str) -> None:
-        """Comparisons of i1 values: true is 1 unsigned and -1 signed."""
-        a, b = (self._v(v).register for v in op.operands)
-        mnemonic, swap = _MASK_COMPARE[predicate]
-        self.asm.emit(mnemonic, self._result(op), *((b, a) if swap else (a, b)))
+            result = self.mask(rvv.VmnotMOp, result)
+        self._define(op, result)
 
     def _select(self, op: Operation) -> None:
         condition, on_true, on_false = op.operands
         element = _element(op.results[0], op)
         mask = self._v(condition)
+        t, f = self._v(on_true).value, self._v(on_false).value
         if element.is_mask:
-            t, f = self._v(on_true).register, self._v(on_false).register
-            result, other = self._result(op), self.temp()
-            self.asm.emit("vmand.mm", result, t, mask.register)
-            self.asm.emit("vmandn.mm", other, f, mask.register)
-            self.asm.emit("vmor.mm", result, result, other)
-            return
-        t, f = self._v(on_true).register, self._v(on_false).register
-        self._into_v0(mask)
+            kept = self.mask(rvv.VmandMmOp, t, mask.value)
+            other = self.mask(rvv.VmandnMmOp, f, mask.value)
+            return self._define(op, self.mask(rvv.VmorMmOp, kept, other))
+        in_v0 = self._in_v0(mask)
         self.sew(element.bits)
-        self.asm.emit("vmerge.vvm", self._result(op), f, t, "v0")
+        self._define(op, self.vector(rvv.VmergeVvmOp, f, t, in_v0))
 
-    def _from_mask(self, mask: VectorValue, true_value: int, bits: int, dest: str) -> None:
-        """dest = true_value where the mask is set, 0 elsewhere, as `bits`-bit integers."""
-        self._into_v0(mask)
+    def _from_mask(self, mask: _Vector, true_value: int, bits: int) -> SSAValue:
+        """true_value where the mask is set, 0 elsewhere, as `bits`-bit integers."""
+        in_v0 = self._in_v0(mask)
         self.sew(bits)
-        self.asm.emit("vmv.v.i", dest, 0)
-        self.asm.emit("vmerge.vim", dest, dest, true_value, "v0")
+        zeros = self.vector(rvv.VmvViOp, 0)
+        return self.vector(rvv.VmergeVimOp, zeros, true_value, in_v0)
 
     def _cast(self, op: Operation) -> None:
         source_value, result_value = op.operands[0], op.results[0]
         source_element, result_element = _element(source_value, op), _element(result_value, op)
         signed = isinstance(op, _SIGNED_CASTS)
-        if isinstance(op, arith.BitcastOp):
-            source = self._v(source_value)
-            self.sew(result_element.bits)
-            self.asm.emit("vmv.v.v", self._result(op), source.register)
-            return
+        if isinstance(op, arith.BitcastOp):  # the same bits: the same register
+            return self._define(op, self._v(source_value).value)
         if source_element.is_float and result_element.is_float:
-            return self._float_resize(op, source_element, result_element)
+            return self._define(op, self._float_resize(source_value, source_element, result_element))
         if source_element.is_mask:
-            return self._from_mask_cast(op, result_element, signed)
+            return self._define(op, self._from_mask_cast(op, result_element, signed))
         if result_element.is_mask:
             if source_element.is_float:
                 raise CompileError(op, "float to i1 conversion")
             source = self._v(source_value)
             self.sew(source.element.bits)
-            low_bit = self.temp()
-            self.asm.emit("vand.vi", low_bit, source.register, 1)
-            self.asm.emit("vmsne.vi", self._result(op), low_bit, 0)
-            return
-        source = self._v(source_value).register
-        result = partial(self._result, op)  # taken where each sequence takes it
+            low_bit = self.vector(rvv.VandViOp, source.value, 1)
+            return self._define(op, self.mask(rvv.VmsneViOp, low_bit, 0))
+        source = self._v(source_value).value
         if not source_element.is_float and not result_element.is_float:
-            int_resize(self, source, source_element.bits, result_element.bits, signed, self._result(op))
+            result = int_resize(self, source, source_element.bits, result_element.bits, signed)
         elif result_element.half_float:
             single = int_to_f32_round_to_odd(self, source, source_element.bits, signed)
-            f32_to_half(self, single, result_element.half_float, self._result(op))
+            result = f32_to_half(self, single, result_element.half_float)
         elif not source_element.is_float:
-            int_to_float(self, source, source_element.bits, result_element.bits, signed, result)
+            result = int_to_float(self, source, source_element.bits, result_element.bits, signed)
         elif source_element.half_float:
             single = half_to_f32(self, source, source_element.half_float)
-            float_to_int(self, single, 32, result_element.bits, signed, result)
+            result = float_to_int(self, single, 32, result_element.bits, signed)
         else:
-            float_to_int(self, source, source_element.bits, result_element.bits, signed, result)
+            result = float_to_int(self, source, source_element.bits, result_element.bits, signed)
+        self._define(op, result)
 
-    def _from_mask_cast(self, op: Operation, result_element: Element, signed: bool) -> None:
+    def _from_mask_cast(self, op: Operation, result_element: Element, signed: bool) -> SSAValue:
         """i1 to an integer or float: true is -1 signed and 1 unsigned, false is 0."""
         mask, true_value = self._v(op.operands[0]), -1 if signed else 1
         if not result_element.is_float:
-            self._from_mask(mask, true_value, result_element.bits, self._result(op))
-            return
+            return self._from_mask(mask, true_value, result_element.bits)
         bits = 32 if result_element.half_float else result_element.bits
-        number = self.temp() if result_element.half_float else self._result(op)
-        self._from_mask(mask, true_value, bits, number)
-        self.asm.emit("vfcvt.f.x.v", number, number)
+        number = self.vector(rvv.VfcvtFXVOp, self._from_mask(mask, true_value, bits))
         if result_element.half_float:
-            f32_to_half(self, number, result_element.half_float, self._result(op))
+            return f32_to_half(self, number, result_element.half_float)
+        return number
 
-    def _float_resize(self, op: Operation, source_element: Element, result_element: Element) -> None:
-        """extf/truncf between any two of f16, bf16, f32 and f64, each rounding once.
+    def _float_resize(self, source_value: SSAValue, source_element: Element, result_element: Element) -> SSAValue:
+        """extf/truncf between any two of the fp8 formats, f16, bf16, f32 and f64, each rounding once.
 
-        16-bit floats pass through f32 (exact when widening); f64 narrows to
-        a 16-bit float through f32 rounded to odd, so the result is rounded once.
+        16- and 8-bit floats pass through f32 (exact when widening); f64 narrows
+        to one of them through f32 rounded to odd, so the result is rounded once.
         """
-        source, source_bits = self._v(op.operands[0]).register, source_element.bits
+        source, source_bits = self._v(source_value).value, source_element.bits
         if source_element.half_float:
             source, source_bits = half_to_f32(self, source, source_element.half_float), 32
         if result_element.half_float:
             if source_bits == 64:
                 source = f64_to_f32_round_to_odd(self, source)
-            return f32_to_half(self, source, result_element.half_float, self._result(op))
+            return f32_to_half(self, source, result_element.half_float)
         if result_element.bits == source_bits:
-            self.sew(32)
-            self.asm.emit("vmv.v.v", self._result(op), source)
-        elif result_element.bits == 2 * source_bits:
+            return source
+        if result_element.bits == 2 * source_bits:
             self.sew(source_bits)
-            self.asm.emit("vfwcvt.f.f.v", self._result(op), source)
-        else:
-            self.sew(result_element.bits)
-            self.asm.emit("vfncvt.f.f.w", self._result(op), source)
+            return self.vector(rvv.VfwcvtFFVOp, source)
+        self.sew(result_element.bits)
+        return self.vector(rvv.VfncvtFFWOp, source)
 
     def _multiply_extended(self, op: Operation) -> None:
         """Low and high halves of the double-width product."""
-        a, b = (self._v(v).register for v in op.operands)
+        a, b = (self._v(v).value for v in op.operands)
         self.sew(_element(op.results[0], op).bits)
-        high = "vmulhu.vv" if isinstance(op, arith.MulUIExtendedOp) else "vmulh.vv"
-        self.asm.emit("vmul.vv", self._result(op, 0), a, b)
-        self.asm.emit(high, self._result(op, 1), a, b)
+        high = rvv.VmulhuVvOp if isinstance(op, arith.MulUIExtendedOp) else rvv.VmulhVvOp
+        self._define(op, self.vector(rvv.VmulVvOp, a, b), 0)
+        self._define(op, self.vector(high, a, b), 1)
 
 
-# -- what each op's selection takes from the vector registers ----------------
-#
-# Declared next to the selectors, from the same choices (`_operand_form`,
-# `_comparison`, `_needs_guard`), for the register-pressure estimate: the
-# operands a selector reads into vector registers (`_v`) and the temporaries
-# (`temp`) it and the algorithms it calls take.
-
-
-def _operand_form(
-    lhs: SSAValue, rhs: SSAValue, uniforms: Mapping[SSAValue, Uniform], swappable: bool
-) -> str:
-    """How a binary op reads its operands: a uniform right operand from a scalar register
-    ("vector-scalar"), a uniform left one likewise if the op has a form for it
-    ("scalar-vector"), else both as vectors ("vector-vector")."""
-    if rhs in uniforms:
-        return "vector-scalar"
-    if lhs in uniforms and swappable:
-        return "scalar-vector"
-    return "vector-vector"
-
-
-def _vector_reads(form: str, lhs: SSAValue, rhs: SSAValue) -> tuple[SSAValue, ...]:
-    return {"vector-scalar": (lhs,), "scalar-vector": (rhs,)}.get(form, (lhs, rhs))
+def _uniform_values(program: ElementwiseProgram) -> dict[SSAValue, Uniform]:
+    """The values that are the same for every element: scalar inputs and constants."""
+    uniforms = {value: source for value, source in program.inputs.items() if not isinstance(source, Stream)}
+    for op in program.ops:
+        if isinstance(op, arith.ConstantOp):
+            element = _element(op.results[0], op)
+            bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
+            if bits is None:
+                raise CompileError(op, "only scalar constants can be used in a body")
+            uniforms[op.results[0]] = Constant(bits, element)
+    return uniforms
 
 
 def _needs_guard(op: Operation, rhs: Uniform | None, element: Element) -> bool:
@@ -840,129 +658,25 @@ def _needs_guard(op: Operation, rhs: Uniform | None, element: Element) -> bool:
     return not 0 <= rhs.bits < element.bits
 
 
-@dataclass(frozen=True)
-class _Comparison:
-    """How a cmpi/cmpf is selected: `form` is "compound" (fcmp predicates built of
-    two compares), "mask" (of i1 operands) or an `_operand_form` of `stem`."""
-
-    kind: str
-    """"x" (integer) or "f" (float)."""
-    predicate: str
-    lhs: SSAValue
-    rhs: SSAValue
-    form: str
-    stem: str = ""
-    negate: bool = False
-
-
-def _comparison(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> _Comparison:
-    kind = "f" if isinstance(op, arith.CmpfOp) else "x"
-    table, names = (_FCMP, _CMPF) if kind == "f" else (_ICMP, _CMPI)
-    predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
-    lhs, rhs = op.operands
-    if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
-        return _Comparison(kind, predicate, lhs, rhs, "compound")
-    if _element(lhs, op).is_mask:
-        return _Comparison(kind, predicate, lhs, rhs, "mask")
-    stem, swap, negate = table[predicate]
-    if swap:
-        lhs, rhs = rhs, lhs
-    form = _operand_form(lhs, rhs, uniforms, stem in _MIRRORED[kind])
-    return _Comparison(kind, predicate, lhs, rhs, form, stem, negate)
-
-
-def _demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
-    """What selecting `op` (as `_ElementwiseLowering._lower` does) takes; an op it
-    refuses is counted as reading its operands (the refusal comes at selection)."""
-    if isinstance(op, arith.ConstantOp) or op.regions:
-        return OpDemand()
-    if entry_for(_MASK_LOGIC, op) and _element(op.results[0], op).is_mask:
-        return OpDemand(op.operands)
-    if entry := entry_for(_INT_BINARY, op) or entry_for(_FLOAT_BINARY, op):
-        _, commutative, reversed_mnemonic = entry
-        lhs, rhs = op.operands
-        if _needs_guard(op, uniforms.get(rhs), _element(op.results[0], op)):
-            return OpDemand(op.operands, int(isinstance(op, arith.ShRSIOp)))
-        form = _operand_form(lhs, rhs, uniforms, bool(commutative or reversed_mnemonic))
-        return OpDemand(_vector_reads(form, lhs, rhs))
-    if kind := entry_for(_ROUNDINGS, op):
-        return OpDemand(op.operands, round_to_integral_scratch(kind))
-    if entry := entry_for(_HANDLERS, op):
-        _, demand = entry
-        return demand(op, uniforms)
-    return OpDemand(op.operands)
-
-
-def _reads_operands(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
-    return OpDemand(op.operands)
-
-
-def _compare_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
-    comparison = _comparison(op, uniforms)
-    if comparison.form == "compound":
-        if comparison.predicate in ("true", "false"):
-            return OpDemand()
-        return OpDemand(op.operands, 1)
-    return OpDemand(_vector_reads(comparison.form, comparison.lhs, comparison.rhs))
-
-
-def _select_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
-    return OpDemand(op.operands, int(_element(op.results[0], op).is_mask))
-
-
-def _remf_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
-    widened = 3 if _element(op.operands[0], op).bits == 32 else 0
-    return OpDemand(op.operands, widened + FMOD_SCRATCH)
-
-
-def _cast_demand(op: Operation, uniforms: Mapping[SSAValue, Uniform]) -> OpDemand:
-    source, result = _element(op.operands[0], op), _element(op.results[0], op)
-    to_half = F32_TO_HALF_SCRATCH.get(result.half_float or "", 0)
-    from_half = HALF_TO_F32_SCRATCH.get(source.half_float or "", 0)
-    if isinstance(op, arith.BitcastOp):
-        scratch = 0
-    elif source.is_float and result.is_float:
-        through_f64 = F64_TO_F32_ROUND_TO_ODD_SCRATCH if result.half_float and source.bits == 64 else 0
-        scratch = from_half + through_f64 + to_half
-    elif source.is_mask:
-        scratch = 1 + to_half if result.half_float else 0
-    elif result.is_mask:
-        scratch = 1
-    elif not source.is_float and not result.is_float:
-        scratch = int_resize_scratch(source.bits, result.bits, into_dest=True)
-    elif result.half_float:
-        scratch = INT_TO_F32_ROUND_TO_ODD_SCRATCH + to_half
-    elif not source.is_float:
-        scratch = int_to_float_scratch(source.bits, result.bits)
-    elif source.half_float:
-        scratch = from_half + float_to_int_scratch(32, result.bits)
-    else:
-        scratch = float_to_int_scratch(source.bits, result.bits)
-    return OpDemand(op.operands[:1], scratch)
-
-
-_Select = Callable[..., None]
-_Demand = Callable[[Operation, Mapping[SSAValue, Uniform]], OpDemand]
-_CAST = (_ElementwiseLowering._cast, _cast_demand)
-_HANDLERS: dict[type[Operation], tuple[_Select, _Demand]] = {
-    arith.CmpiOp: (_ElementwiseLowering._compare, _compare_demand),
-    arith.CmpfOp: (_ElementwiseLowering._compare, _compare_demand),
-    arith.SelectOp: (_ElementwiseLowering._select, _select_demand),
-    arith.ExtSIOp: _CAST,
-    arith.ExtUIOp: _CAST,
-    arith.TruncIOp: _CAST,
-    arith.IndexCastOp: _CAST,
-    arith.SIToFPOp: _CAST,
-    arith.UIToFPOp: _CAST,
-    arith.FPToSIOp: _CAST,
-    arith.FPToUIOp: _CAST,
-    arith.ExtFOp: _CAST,
-    arith.TruncFOp: _CAST,
-    arith.BitcastOp: _CAST,
-    RemFOp: (_ElementwiseLowering._remf, _remf_demand),
-    math.FmaOp: (_ElementwiseLowering._fma, _reads_operands),
-    arith.MulUIExtendedOp: (_ElementwiseLowering._multiply_extended, _reads_operands),
-    arith.MulSIExtendedOp: (_ElementwiseLowering._multiply_extended, _reads_operands),
-    math.AbsIOp: (_ElementwiseLowering._absi, _reads_operands),
-    math.RsqrtOp: (_ElementwiseLowering._rsqrt, _reads_operands),
+_HANDLERS: Mapping[type[Operation], Callable[[_ElementwiseLowering, Operation], None]] = {
+    arith.CmpiOp: _ElementwiseLowering._compare,
+    arith.CmpfOp: _ElementwiseLowering._compare,
+    arith.SelectOp: _ElementwiseLowering._select,
+    arith.ExtSIOp: _ElementwiseLowering._cast,
+    arith.ExtUIOp: _ElementwiseLowering._cast,
+    arith.TruncIOp: _ElementwiseLowering._cast,
+    arith.IndexCastOp: _ElementwiseLowering._cast,
+    arith.SIToFPOp: _ElementwiseLowering._cast,
+    arith.UIToFPOp: _ElementwiseLowering._cast,
+    arith.FPToSIOp: _ElementwiseLowering._cast,
+    arith.FPToUIOp: _ElementwiseLowering._cast,
+    arith.ExtFOp: _ElementwiseLowering._cast,
+    arith.TruncFOp: _ElementwiseLowering._cast,
+    arith.BitcastOp: _ElementwiseLowering._cast,
+    RemFOp: _ElementwiseLowering._remf,
+    math.FmaOp: _ElementwiseLowering._fma,
+    arith.MulUIExtendedOp: _ElementwiseLowering._multiply_extended,
+    arith.MulSIExtendedOp: _ElementwiseLowering._multiply_extended,
+    math.AbsIOp: _ElementwiseLowering._absi,
+    math.RsqrtOp: _ElementwiseLowering._rsqrt,
 }

@@ -1,35 +1,42 @@
-"""A kernel's code as it is written: its assembly, the places of its values, its strings.
+"""What each tile op's lowering writes through: the builder, the places of values, strings.
 
-`KernelEmitter` is what each op's emitter (`transfers`, `vector_unit`)
-writes through: the `AsmWriter`, the `Scratchpad` that gives every value
-its place, and how to read a value into a register.  `codegen.KernelCodegen`
-extends it with the kernel's signature, the op dispatch and control flow,
-and calls the emitters; they never call it back, so they import this
-module and not `codegen`.
+`KernelEmitter` holds the `Builder` of the kernel's function, the
+`Scratchpad` that gives every value its place, and how to read a value
+into a register.  `tile_to_rvv.KernelLowering` extends it with the
+kernel's signature, the op dispatch and control flow, and calls the op
+families (`transfers`, `vector_unit`); they never call it back, so they
+import this module and not `tile_to_rvv`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects.riscv import Registers
 from xdsl.ir import Block, Operation, SSAValue
 
-from tnpu.backend_riscv.asm import AsmWriter
+from tnpu.backend_riscv.builder import Builder
 from tnpu.backend_riscv.elements import Element, element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
 from tnpu.backend_riscv.storage import Constant, Location, Scalar, Scratchpad, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
+from tnpu.dialects.rvv import rvx
 from tnpu.dialects.shapes import element_type_of
 
 _INDEX = Element(64, False)
 
+ASSERT_FAIL = "tnpu_assert_fail"
+"""The launch runtime's function that reports a failed check and exits (status 3)."""
+
 
 class KernelEmitter:
-    def __init__(self, name: str):
-        self.asm = AsmWriter(name)
+    def __init__(self, name: str, b: Builder):
+        self.name = name
+        self.b = b
         self.scratchpad = Scratchpad()
-        self.strings: list[str] = []
+        self.strings: list[tuple[str, str]] = []
+        """(label, text) of the kernel's NUL-terminated strings."""
 
     def element(self, value: SSAValue, op: Operation) -> Element:
         scalar = element_type_of(value.type)
@@ -53,37 +60,29 @@ class KernelEmitter:
         self.scratchpad.bind(value, place)
         return place
 
-    def load_int(self, register: str, value: SSAValue | int) -> None:
-        """An integer/index value (or a static int) into a register, sign-extended."""
+    def load_int(self, value: SSAValue | int) -> SSAValue:
+        """An integer/index value (or a static int) in a register, sign-extended."""
         if isinstance(value, int):
-            self.asm.li(register, value)
-            return
-        location = self.place(value)
-        if isinstance(location, Constant):
-            self.asm.li(register, location.bits)
-        else:
-            assert isinstance(location, Scalar)
-            self.asm.load_scalar(register, location.offset, location.element)
+            return self.b.li(value)
+        return self.load_bits(self.place(value))
 
-    def load_bits(self, register: str, location: Location) -> None:
-        """A scalar's bits (or a constant's) into an integer register."""
+    def load_bits(self, location: Location) -> SSAValue:
+        """A scalar's bits (or a constant's) in an integer register."""
         if isinstance(location, Constant):
-            self.asm.li(register, location.bits)
-        else:
-            assert isinstance(location, Scalar)
-            self.asm.load_scalar(register, location.offset, location.element)
+            return self.b.li(location.bits)
+        assert isinstance(location, Scalar)
+        return self.b.load_scalar(location.offset, location.element)
 
     def string_constant(self, text: str) -> str:
         """The label of a NUL-terminated copy of `text` in .rodata."""
-        label = self.asm.new_label("message")
-        escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        self.strings.append(f'{label}:\n    .string "{escaped}"')
+        label = f".L{self.name}_message{len(self.strings)}"
+        self.strings.append((label, text))
         return label
 
     def fail(self, message: str) -> None:
         """Fail the launch with `message`: the runtime's tnpu_assert_fail, which exits."""
-        self.asm.emit("lla", "a0", self.string_constant(message))
-        self.asm.emit("call", "tnpu_assert_fail")
+        text = self.b.emit(rvx.LlaOp(self.string_constant(message), rd=Registers.A0))
+        self.b.insert(rvx.CallOp(ASSERT_FAIL, [text]))
 
     def captured(self, ops: Sequence[Operation], block: Block) -> dict[SSAValue, Scalar | Constant]:
         """Scalars a region's ops use from outside it (regions may capture from above)."""
@@ -104,9 +103,6 @@ class KernelEmitter:
         """Every element of a tile := a uniform value."""
         marker = anchor.results[0] if anchor.results else anchor.operands[0]
         emit_elementwise(
-            self.asm,
-            ElementwiseProgram(
-                [], {marker: value}, [(marker, Stream(place.element, place.offset))],
-                place.count, anchor,
-            ),
+            self.b,
+            ElementwiseProgram([], {marker: value}, [(marker, Stream(place.element, place.offset))], place.count, anchor),
         )

@@ -5,277 +5,201 @@ and some of RVV's own conversions differ from the interpreters'
 semantics, so these are sequences: f16/bf16/fp8 to and from f32 on the bits,
 round-to-odd steps so a conversion through f32 rounds once, saturating
 float-to-integer casts with NaN giving 0, integral roundings that keep
--0.0, C's fmod.  Each works on registers the instruction selector hands
-it, through `VectorCode`, and takes its temporaries from it; the `*_SCRATCH`
-tables and `*_scratch` functions next to each say how many vector groups
-it takes, which the selector declares to the register-pressure estimate.
+-0.0, C's fmod.  Each builds `rvv` ops through the instruction selector
+running it (`VectorCode`) and returns the value it computed; constants
+are hoisted out of the strip loop.
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Protocol
 
-from tnpu.backend_riscv.asm import AsmWriter
+from xdsl.ir import SSAValue
+
+from tnpu.backend_riscv.builder import Builder
+from tnpu.dialects.rvv import ops as rvv
+from tnpu.dialects.rvv import rvx
 
 
 class VectorCode(Protocol):
     """What an algorithm needs of the instruction selector running it."""
 
-    asm: AsmWriter
-
-    def temp(self) -> str:
-        """A vector register group for the current op."""
-        ...
-
-    def int_temp(self) -> str: ...
-
-    def float_temp(self) -> str: ...
+    b: Builder
 
     def sew(self, bits: int) -> None:
         """Switch the element width, keeping vl (SEW/LMUL is constant)."""
         ...
 
-    def clobber_v0(self) -> None:
-        """Note that v0 no longer holds the mask it was last given."""
+    def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
+        """A vector result of the loop's group size."""
+        ...
+
+    def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
+        """A mask result (a compare)."""
+        ...
+
+    def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
+        """A compare written straight to v0, for the masked op that follows."""
+        ...
+
+    def int_constant(self, value: int) -> SSAValue:
+        """An integer register holding `value`, set before the loop."""
+        ...
+
+    def float_constant(self, value: float, bits: int) -> SSAValue:
+        """A float register holding `value`, set before the loop."""
         ...
 
 
-class ScalarTemps:
-    """`VectorCode.int_temp`/`float_temp`: scalar registers lent until `op_scope` closes."""
-
-    asm: AsmWriter
-    op_scope: ExitStack
-
-    def int_temp(self) -> str:
-        (register,) = self.op_scope.enter_context(self.asm.ints(1))
-        return register
-
-    def float_temp(self) -> str:
-        (register,) = self.op_scope.enter_context(self.asm.floats(1))
-        return register
+def float_bits(value: float, bits: int) -> int:
+    return struct.unpack("<i" if bits == 32 else "<q", struct.pack("<f" if bits == 32 else "<d", value))[0]
 
 
-def toward_zero(code: VectorCode, mnemonic: str, dest: str, source: str) -> None:
+def toward_zero(code: VectorCode, op: type[rvv.RvvInstruction], source: SSAValue) -> SSAValue:
     """A float-to-integer conversion rounding toward zero, through frm.
 
     The static-rounding forms (vfcvt.rtz.*) would do, but qemu 7.2
     aborts on them (decode_save_opc assertion); frm is restored after.
     """
-    saved = code.int_temp()
-    code.asm.emit("fsrmi", saved, 1)
-    code.asm.emit(mnemonic, dest, source)
-    code.asm.emit("fsrm", saved)
+    saved = code.b.emit(rvx.FsrmiOp(1))
+    result = code.vector(op, source)
+    code.b.insert(rvx.FsrmOp(saved))
+    return result
 
 
-def float_constant(code: VectorCode, value: float, bits: int) -> str:
-    """A float register holding `value` for the current op."""
-    register, pattern = code.float_temp(), code.int_temp()
-    code.asm.li(pattern, _float_bits(value, bits))
-    code.asm.emit("fmv.w.x" if bits == 32 else "fmv.d.x", register, pattern)
-    return register
-
-
-def fmod_into(code: VectorCode, out: str, x: str, y: str) -> None:
-    """out = fmod(x, y) at the current (f64) SEW; out may not alias x or y.
+def fmod(code: VectorCode, x: SSAValue, y: SSAValue) -> SSAValue:
+    """fmod(x, y) at the current (f64) SEW.
 
     x - trunc(x/y)*y, with trunc keeping quotients of 2^52 and more
     (already integral), the result taking the sign of x, and a finite x
     returned unchanged by an infinite y, as C's fmod does.
     """
-    asm = code.asm
-    truncated, magnitude = code.temp(), code.temp()
-    infinity = float_constant(code, float("inf"), 64)
-    asm.emit("vfdiv.vv", out, x, y)
-    toward_zero(code, "vfcvt.x.f.v", truncated, out)
-    asm.emit("vfcvt.f.x.v", truncated, truncated)
-    asm.emit("vfsgnj.vv", truncated, truncated, out)
-    asm.emit("vfabs.v", magnitude, out)
-    asm.emit("vmflt.vf", "v0", magnitude, float_constant(code, 2.0**52, 64))
-    asm.emit("vmerge.vvm", out, out, truncated, "v0")
-    asm.emit("vfnmsub.vv", out, y, x)
-    asm.emit("vfsgnj.vv", out, out, x)
-    asm.emit("vfabs.v", magnitude, y)
-    asm.emit("vmfeq.vf", "v0", magnitude, infinity)
-    asm.emit("vfabs.v", magnitude, x)
-    asm.emit("vmflt.vf", truncated, magnitude, infinity)
-    asm.emit("vmand.mm", "v0", "v0", truncated)
-    asm.emit("vmerge.vvm", out, out, x, "v0")
-    code.clobber_v0()
+    infinity = code.float_constant(float("inf"), 64)
+    quotient = code.vector(rvv.VfdivVvOp, x, y)
+    truncated = toward_zero(code, rvv.VfcvtXFVOp, quotient)
+    truncated = code.vector(rvv.VfcvtFXVOp, truncated)
+    truncated = code.vector(rvv.VfsgnjVvOp, truncated, quotient)
+    magnitude = code.vector(rvv.VfabsVOp, quotient)
+    small = code.mask_in_v0(rvv.VmfltVfOp, magnitude, code.float_constant(2.0**52, 64))
+    out = code.vector(rvv.VmergeVvmOp, quotient, truncated, small)
+    out = code.b.vector(rvv.VfnmsubVvOp(out, y, x))
+    out = code.vector(rvv.VfsgnjVvOp, out, x)
+    y_magnitude = code.vector(rvv.VfabsVOp, y)
+    y_infinite = code.mask(rvv.VmfeqVfOp, y_magnitude, infinity)
+    x_magnitude = code.vector(rvv.VfabsVOp, x)
+    x_finite = code.mask(rvv.VmfltVfOp, x_magnitude, infinity)
+    keep_x = code.mask_in_v0(rvv.VmandMmOp, y_infinite, x_finite)
+    return code.vector(rvv.VmergeVvmOp, out, x, keep_x)
 
 
-def _float_bits(value: float, bits: int) -> int:
-    return struct.unpack("<i" if bits == 32 else "<q", struct.pack("<f" if bits == 32 else "<d", value))[0]
+_EXTEND = {(True, 2): rvv.VsextVf2Op, (True, 4): rvv.VsextVf4Op, (True, 8): rvv.VsextVf8Op,
+           (False, 2): rvv.VzextVf2Op, (False, 4): rvv.VzextVf4Op, (False, 8): rvv.VzextVf8Op}  # fmt: skip
 
 
-FMOD_SCRATCH = 2
-
-
-def int_resize(
-    code: VectorCode, source: str, from_bits: int, to_bits: int, signed: bool, dest: str | None = None
-) -> str:
-    """Sign/zero-extend or truncate integers into `dest` (or a temporary); returns it."""
+def int_resize(code: VectorCode, source: SSAValue, from_bits: int, to_bits: int, signed: bool) -> SSAValue:
+    """Sign/zero-extend or truncate integers."""
     if to_bits > from_bits:
-        register = dest or code.temp()
         code.sew(to_bits)
-        extend = "vsext" if signed else "vzext"
-        code.asm.emit(f"{extend}.vf{to_bits // from_bits}", register, source)
-        return register
+        return code.vector(_EXTEND[signed, to_bits // from_bits], source)
     if to_bits == from_bits:
-        if dest is None:
-            return source
-        code.sew(to_bits)
-        code.asm.emit("vmv.v.v", dest, source)
-        return dest
+        return source
     while from_bits > to_bits:
         from_bits //= 2
-        register = dest if (dest and from_bits == to_bits) else code.temp()
         code.sew(from_bits)
-        code.asm.emit("vnsrl.wi", register, source, 0)
-        source = register
+        source = code.vector(rvv.VnsrlWiOp, source, 0)
     return source
 
 
-def int_resize_scratch(from_bits: int, to_bits: int, into_dest: bool) -> int:
-    if to_bits > from_bits:
-        return 0 if into_dest else 1
-    halvings = (from_bits // to_bits).bit_length() - 1
-    return max(halvings - into_dest, 0)
+_TO_FLOAT = {True: rvv.VfcvtFXVOp, False: rvv.VfcvtFXuVOp}
+_TO_FLOAT_NARROWING = {True: rvv.VfncvtFXWOp, False: rvv.VfncvtFXuWOp}
+_TO_INT = {True: rvv.VfcvtXFVOp, False: rvv.VfcvtXuFVOp}
+_TO_INT_WIDENING = {True: rvv.VfwcvtXFVOp, False: rvv.VfwcvtXuFVOp}
+_TO_INT_NARROWING = {True: rvv.VfncvtXFWOp, False: rvv.VfncvtXuFWOp}
 
 
-def int_to_float(
-    code: VectorCode, source: str, from_bits: int, to_bits: int, signed: bool, result: Callable[[], str]
-) -> None:
+def int_to_float(code: VectorCode, source: SSAValue, from_bits: int, to_bits: int, signed: bool) -> SSAValue:
     """An integer converted to f32 or f64 (rounding to nearest even, once)."""
-    x = "x" if signed else "xu"
     if from_bits > to_bits:
         narrowed = int_resize(code, source, from_bits, 2 * to_bits, signed)
         code.sew(to_bits)
-        code.asm.emit(f"vfncvt.f.{x}.w", result(), narrowed)
-        return
+        return code.vector(_TO_FLOAT_NARROWING[signed], narrowed)
     widened = int_resize(code, source, from_bits, to_bits, signed)
     code.sew(to_bits)
-    code.asm.emit(f"vfcvt.f.{x}.v", result(), widened)
+    return code.vector(_TO_FLOAT[signed], widened)
 
 
-def int_to_float_scratch(from_bits: int, to_bits: int) -> int:
-    through = 2 * to_bits if from_bits > to_bits else to_bits
-    return int_resize_scratch(from_bits, through, into_dest=False)
-
-
-def int_to_f32_round_to_odd(code: VectorCode, source: str, from_bits: int, signed: bool) -> str:
-    """An integer as f32 rounded to odd (a temporary at SEW 32).
+def int_to_f32_round_to_odd(code: VectorCode, source: SSAValue, from_bits: int, signed: bool) -> SSAValue:
+    """An integer as f32 rounded to odd (at SEW 32).
 
     Rounding to odd first and to nearest even second rounds once: f32
     keeps more than two bits beyond a 16-bit float's mantissa.  Integers
     of 16 bits or fewer convert exactly; wider ones are truncated (frm =
     RTZ), converted back and, where that lost bits, get the sticky low bit.
     """
-    x = "x" if signed else "xu"
-    single = code.temp()
     if from_bits <= 16:
         widened = int_resize(code, source, from_bits, 32, signed)
         code.sew(32)
-        code.asm.emit(f"vfcvt.f.{x}.v", single, widened)
-        return single
-    back = code.temp()
+        return code.vector(_TO_FLOAT[signed], widened)
     code.sew(32)
     if from_bits == 32:
-        toward_zero(code, f"vfcvt.f.{x}.v", single, source)
-        code.asm.emit(f"vfcvt.{x}.f.v", back, single)
+        single = toward_zero(code, _TO_FLOAT[signed], source)
+        back = code.vector(_TO_INT[signed], single)
     else:
-        toward_zero(code, f"vfncvt.f.{x}.w", single, source)
-        code.asm.emit(f"vfwcvt.{x}.f.v", back, single)
+        single = toward_zero(code, _TO_FLOAT_NARROWING[signed], source)
+        back = code.vector(_TO_INT_WIDENING[signed], single)
         code.sew(64)
-    code.asm.emit("vmsne.vv", "v0", back, source)
-    code.clobber_v0()
+    lost = code.mask_in_v0(rvv.VmsneVvOp, back, source)
     code.sew(32)
-    code.asm.emit("vor.vi", single, single, 1, "v0.t")
-    return single
+    return code.vector(rvv.VorViOp, single, 1, mask=lost, passthru=single)
 
 
-INT_TO_F32_ROUND_TO_ODD_SCRATCH = 2
-
-
-def float_to_int(
-    code: VectorCode, source: str, from_bits: int, to_bits: int, signed: bool, result: Callable[[], str]
-) -> None:
+def float_to_int(code: VectorCode, source: SSAValue, from_bits: int, to_bits: int, signed: bool) -> SSAValue:
     """Truncate, saturating (RVV does); NaN gives 0, as in the interpreters."""
-    dest = convert_float_to_int(code, source, from_bits, to_bits, signed, result)
+    dest = convert_float_to_int(code, source, from_bits, to_bits, signed)
     code.sew(from_bits)
-    code.asm.emit("vmfne.vv", "v0", source, source)
-    code.clobber_v0()
+    nan = code.mask_in_v0(rvv.VmfneVvOp, source, source)
     code.sew(to_bits)
-    code.asm.emit("vmerge.vim", dest, dest, 0, "v0")
+    return code.vector(rvv.VmergeVimOp, dest, 0, nan)
 
 
-def convert_float_to_int(
-    code: VectorCode, source: str, from_bits: int, to_bits: int, signed: bool, result: Callable[[], str]
-) -> str:
-    """Truncate to an integer, saturating at the result's range; returns the result register."""
-    x = "x" if signed else "xu"
+def convert_float_to_int(code: VectorCode, source: SSAValue, from_bits: int, to_bits: int, signed: bool) -> SSAValue:
+    """Truncate to an integer, saturating at the result's range."""
     if to_bits == 2 * from_bits:
         code.sew(from_bits)
-        dest = result()
-        toward_zero(code, f"vfwcvt.{x}.f.v", dest, source)
-    elif to_bits == from_bits:
+        return toward_zero(code, _TO_INT_WIDENING[signed], source)
+    if to_bits == from_bits:
         code.sew(from_bits)
-        dest = result()
-        toward_zero(code, f"vfcvt.{x}.f.v", dest, source)
-    else:
-        # Narrow to half the width (saturating), then clamp to the result's range.
-        half, bits = code.temp(), from_bits // 2
-        code.sew(bits)
-        toward_zero(code, f"vfncvt.{x}.f.w", half, source)
-        if to_bits < bits:
-            bound = code.int_temp()
-            if signed:
-                code.asm.li(bound, (1 << (to_bits - 1)) - 1)
-                code.asm.emit("vmin.vx", half, half, bound)
-                code.asm.li(bound, -(1 << (to_bits - 1)))
-                code.asm.emit("vmax.vx", half, half, bound)
-            else:
-                code.asm.li(bound, (1 << to_bits) - 1)
-                code.asm.emit("vminu.vx", half, half, bound)
-        dest = int_resize(code, half, bits, to_bits, signed, result())
-    return dest
+        return toward_zero(code, _TO_INT[signed], source)
+    # Narrow to half the width (saturating), then clamp to the result's range.
+    bits = from_bits // 2
+    code.sew(bits)
+    half = toward_zero(code, _TO_INT_NARROWING[signed], source)
+    if to_bits < bits:
+        if signed:
+            half = code.vector(rvv.VminVxOp, half, code.int_constant((1 << (to_bits - 1)) - 1))
+            half = code.vector(rvv.VmaxVxOp, half, code.int_constant(-(1 << (to_bits - 1))))
+        else:
+            half = code.vector(rvv.VminuVxOp, half, code.int_constant((1 << to_bits) - 1))
+    return int_resize(code, half, bits, to_bits, signed)
 
 
-def float_to_int_scratch(from_bits: int, to_bits: int) -> int:
-    if to_bits in (from_bits, 2 * from_bits):
-        return 0
-    return 1 + int_resize_scratch(from_bits // 2, to_bits, into_dest=True)
-
-
-def f64_to_f32_round_to_odd(code: VectorCode, source: str) -> str:
-    """An f64 as f32 rounded to odd, in a temporary; a NaN keeps its sign and top payload
-    (quieted, as numpy's f64 to f32 does), where RVV would give the canonical NaN."""
-    asm = code.asm
-    single, nan, constant = code.temp(), code.temp(), code.int_temp()
+def f64_to_f32_round_to_odd(code: VectorCode, source: SSAValue) -> SSAValue:
+    """An f64 as f32 rounded to odd; a NaN keeps its sign and top payload (quieted,
+    as numpy's f64 to f32 does), where RVV would give the canonical NaN."""
     code.sew(32)
-    asm.emit("vfncvt.rod.f.f.w", single, source)
-    asm.emit("vnsrl.wi", nan, source, 29)
-    asm.li(constant, 0x7FFFFF)
-    asm.emit("vand.vx", nan, nan, constant)
-    asm.li(constant, 0x7FC00000)
-    asm.emit("vor.vx", nan, nan, constant)
-    sign = code.temp()
-    asm.li(constant, 63)
-    asm.emit("vnsrl.wx", sign, source, constant)
-    asm.emit("vsll.vi", sign, sign, 31)
-    asm.emit("vor.vv", nan, nan, sign)
+    single = code.vector(rvv.VfncvtRodFFWOp, source)
+    nan = code.vector(rvv.VnsrlWiOp, source, 29)
+    nan = code.vector(rvv.VandVxOp, nan, code.int_constant(0x7FFFFF))
+    nan = code.vector(rvv.VorVxOp, nan, code.int_constant(0x7FC00000))
+    sign = code.vector(rvv.VnsrlWxOp, source, code.int_constant(63))
+    sign = code.vector(rvv.VsllViOp, sign, 31)
+    nan = code.vector(rvv.VorVvOp, nan, sign)
     code.sew(64)
-    asm.emit("vmfne.vv", "v0", source, source)
-    code.clobber_v0()
+    is_nan = code.mask_in_v0(rvv.VmfneVvOp, source, source)
     code.sew(32)
-    asm.emit("vmerge.vvm", single, single, nan, "v0")
-    return single
-
-
-F64_TO_F32_ROUND_TO_ODD_SCRATCH = 3
+    return code.vector(rvv.VmergeVvmOp, single, nan, is_nan)
 
 
 @dataclass(frozen=True)
@@ -306,165 +230,122 @@ NARROW_FLOATS = {
     "f8E4M3FNUZ": NarrowFloat(8, 3, 8, 0, 0x43780000, 0x80, 0x80, unsigned_zero=True),  # from 248
     "f8E5M2FNUZ": NarrowFloat(8, 2, 16, 0, 0x47700000, 0x80, 0x80, unsigned_zero=True),  # from 61440
 }
-"""The formats besides bf16 (the top half of an f32, converted on its own), by element kind."""
+"""The formats besides bf16 (the top half of an f32, converted on its own), by `Element.half_float`."""
 
 
-def half_to_f32(code: VectorCode, source: str, kind: str) -> str:
-    """A 16- or 8-bit float widened to f32 (exactly), in a temporary at SEW 32.
+def half_to_f32(code: VectorCode, source: SSAValue, kind: str) -> SSAValue:
+    """A 16- or 8-bit float widened to f32 (exactly), at SEW 32.
 
     bf16 is the top half of an f32.  The others move their exponent and
     mantissa into place and multiply by 2^(127 - bias), which rebiases
     normal numbers and normalises subnormal ones exactly; inf and NaN
     (payload kept, as numpy does) are set apart, and the sign is put back.
+    FNUZ formats have neither: the pattern of -0 is their one NaN.
     """
-    single = code.temp()
-    code.sew(32)
     if kind == "bf16":
-        code.asm.emit("vzext.vf2", single, source)
-        code.asm.emit("vsll.vi", single, single, 16)
-        return single
+        single = int_resize(code, source, 16, 32, signed=False)
+        return code.vector(rvv.VsllViOp, single, 16)
     form = NARROW_FLOATS[kind]
-    code.asm.emit(f"vzext.vf{32 // form.bits}", single, source)
-    sign, constant = code.temp(), code.int_temp()
-    code.asm.li(constant, 1 << (form.bits - 1))
-    if form.unsigned_zero:  # the pattern of -0 is the NaN
-        code.asm.emit("vmseq.vx", "v0", single, constant)
-    code.asm.emit("vand.vx", sign, single, constant)
-    code.asm.emit("vxor.vv", single, single, sign)
-    code.asm.emit("vsll.vi", sign, sign, 32 - form.bits)
-    if not form.unsigned_zero:  # the top exponent: infinity or NaN
-        code.asm.li(constant, form.special)
-        code.asm.emit("vmsgeu.vx", "v0", single, constant)
-    code.clobber_v0()
-    code.asm.emit("vsll.vi", single, single, 23 - form.mantissa)
-    code.asm.emit("vfmul.vf", single, single, float_constant(code, 2.0 ** (127 - form.bias), 32))
+    widened = int_resize(code, source, form.bits, 32, signed=False)
+    sign_bit = code.int_constant(1 << (form.bits - 1))
+    sign = code.vector(rvv.VandVxOp, widened, sign_bit)
+    magnitude = code.vector(rvv.VxorVvOp, widened, sign)
+    sign = code.vector(rvv.VsllViOp, sign, 32 - form.bits)
+    single = code.vector(rvv.VsllViOp, magnitude, 23 - form.mantissa)
+    single = code.vector(rvv.VfmulVfOp, single, code.float_constant(2.0 ** (127 - form.bias), 32))
     if form.unsigned_zero:
-        code.asm.emit("vor.vv", single, single, sign)
-        code.asm.li(constant, 0x7FC00000)
-        code.asm.emit("vmerge.vxm", single, single, constant, "v0")
-        return single
-    code.asm.li(constant, 0x7F800000)
-    code.asm.emit("vor.vx", single, single, constant, "v0.t")
-    code.asm.emit("vor.vv", single, single, sign)
-    return single
+        single = code.vector(rvv.VorVvOp, single, sign)
+        nan = code.mask_in_v0(rvv.VmseqVxOp, widened, sign_bit)
+        return code.vector(rvv.VmergeVxmOp, single, code.int_constant(0x7FC00000), nan)
+    special = code.mask_in_v0(rvv.VmsgeuVxOp, magnitude, code.int_constant(form.special))
+    single = code.vector(rvv.VorVxOp, single, code.int_constant(0x7F800000), mask=special, passthru=single)
+    return code.vector(rvv.VorVvOp, single, sign)
 
 
-HALF_TO_F32_SCRATCH = {"bf16": 1, "f16": 2, "f8E5M2": 2, "f8E4M3FN": 2, "f8E4M3FNUZ": 2, "f8E5M2FNUZ": 2}
-
-
-def f32_to_half(code: VectorCode, source: str, kind: str, dest: str) -> None:
-    """An f32 rounded to the nearest even 16- or 8-bit float, into `dest` (at its SEW).
+def f32_to_half(code: VectorCode, source: SSAValue, kind: str) -> SSAValue:
+    """An f32 rounded to the nearest even 16- or 8-bit float (at its SEW).
 
     On the bits: bf16 adds 0x7fff plus the kept low bit and keeps the
     top half (NaN becomes the quiet NaN).  The others rebias normal
     results the same way, round subnormal ones by adding 2^k on the FPU
     (whose ulp is then the format's smallest subnormal), saturate from
     the format's overflow threshold on (the rounding carries smaller
-    values there itself) to infinity, or to NaN for e4m3fn, which has no
-    infinity.  A NaN keeps its sign and, in f16, its top payload bits,
-    never turning into an infinity, as numpy does; fp8 NaNs are ml_dtypes'
-    one quiet NaN.
+    values there itself) to infinity, or to NaN for the formats without
+    one.  A NaN keeps its sign and, in f16, its top payload bits, never
+    turning into an infinity, as numpy does; fp8 NaNs are ml_dtypes' one
+    quiet NaN.  FNUZ formats have no -0: a zero takes no sign.
     """
     if kind == "bf16":
-        return f32_to_bf16(code, source, dest)
+        return f32_to_bf16(code, source)
     form = NARROW_FLOATS[kind]
-    asm, shift = code.asm, 23 - form.mantissa
+    shift = 23 - form.mantissa
     rebias = (127 - form.bias) << 23
     subnormal_scale = 2.0 ** (24 - form.bias - form.mantissa)
-    magnitude, rounded, subnormal, constant = code.temp(), code.temp(), code.temp(), code.int_temp()
     code.sew(32)
-    asm.emit("vsll.vi", magnitude, source, 1)
-    asm.emit("vsrl.vi", magnitude, magnitude, 1)
-    asm.emit("vsrl.vi", rounded, magnitude, shift)
-    asm.emit("vand.vi", rounded, rounded, 1)
-    asm.li(constant, (1 << (shift - 1)) - 1 - rebias)
-    asm.emit("vadd.vx", rounded, rounded, constant)
-    asm.emit("vadd.vv", rounded, rounded, magnitude)
-    asm.emit("vsrl.vi", rounded, rounded, shift)
-    asm.emit("vfadd.vf", subnormal, magnitude, float_constant(code, subnormal_scale, 32))
-    asm.li(constant, _float_bits(subnormal_scale, 32))
-    asm.emit("vsub.vx", subnormal, subnormal, constant)
-    asm.li(constant, rebias + (1 << 23))
-    asm.emit("vmsltu.vx", "v0", magnitude, constant)
-    asm.emit("vmerge.vvm", rounded, rounded, subnormal, "v0")
-    asm.li(constant, form.overflow)
-    asm.emit("vmsgeu.vx", "v0", magnitude, constant)
-    asm.li(constant, form.overflow_bits)
-    asm.emit("vmerge.vxm", rounded, rounded, constant, "v0")
-    nan = subnormal
-    if form.nan is None:
-        asm.emit("vsrl.vi", nan, magnitude, shift)
-        asm.li(constant, (1 << form.mantissa) - 1)
-        asm.emit("vand.vx", nan, nan, constant)
-        asm.li(constant, 1)
-        asm.emit("vmaxu.vx", nan, nan, constant)
-        asm.li(constant, form.special)
-        asm.emit("vor.vx", nan, nan, constant)
+    magnitude = code.vector(rvv.VsllViOp, source, 1)
+    magnitude = code.vector(rvv.VsrlViOp, magnitude, 1)
+    rounded = code.vector(rvv.VsrlViOp, magnitude, shift)
+    rounded = code.vector(rvv.VandViOp, rounded, 1)
+    rounded = code.vector(rvv.VaddVxOp, rounded, code.int_constant((1 << (shift - 1)) - 1 - rebias))
+    rounded = code.vector(rvv.VaddVvOp, rounded, magnitude)
+    rounded = code.vector(rvv.VsrlViOp, rounded, shift)
+    subnormal = code.vector(rvv.VfaddVfOp, magnitude, code.float_constant(subnormal_scale, 32))
+    subnormal = code.vector(rvv.VsubVxOp, subnormal, code.int_constant(float_bits(subnormal_scale, 32)))
+    small = code.mask_in_v0(rvv.VmsltuVxOp, magnitude, code.int_constant(rebias + (1 << 23)))
+    rounded = code.vector(rvv.VmergeVvmOp, rounded, subnormal, small)
+    huge = code.mask_in_v0(rvv.VmsgeuVxOp, magnitude, code.int_constant(form.overflow))
+    rounded = code.vector(rvv.VmergeVxmOp, rounded, code.int_constant(form.overflow_bits), huge)
+    rounded = _merge_where_nan(code, rounded, _narrow_nan(code, form, magnitude), source)
+    sign = _sign_at_top(code, source, form.bits)
+    if form.unsigned_zero:  # a zero takes no sign (the NaN, 0x80, has it already)
+        nonzero = code.mask_in_v0(rvv.VmsneViOp, rounded, 0)
+        rounded = code.vector(rvv.VorVvOp, rounded, sign, mask=nonzero, passthru=rounded)
     else:
-        asm.li(constant, form.nan)
-        asm.emit("vmv.v.x", nan, constant)
-    _merge_where_nan(code, rounded, nan, source)
-    _sign_at_top(code, magnitude, source, constant, form.bits)
-    if form.unsigned_zero:  # no -0: a zero takes no sign (NaN, 0x80, has it already)
-        asm.emit("vmsne.vi", "v0", rounded, 0)
-        asm.emit("vor.vv", rounded, rounded, magnitude, "v0.t")
-    else:
-        asm.emit("vor.vv", rounded, rounded, magnitude)
-    _narrow_from_32(code, dest, rounded, form.bits, through=subnormal)
+        rounded = code.vector(rvv.VorVvOp, rounded, sign)
+    return int_resize(code, rounded, 32, form.bits, signed=False)
 
 
-F32_TO_HALF_SCRATCH = {"bf16": 2, "f16": 3, "f8E5M2": 3, "f8E4M3FN": 3, "f8E4M3FNUZ": 3, "f8E5M2FNUZ": 3}
+def _narrow_nan(code: VectorCode, form: NarrowFloat, magnitude: SSAValue) -> SSAValue:
+    """The unsigned `form` NaN each f32 NaN of `magnitude` becomes (SEW 32): the one
+    quiet NaN of an fp8 format, or for f16 its top payload bits, made nonzero."""
+    if form.nan is not None:
+        return code.vector(rvv.VmvVXOp, code.int_constant(form.nan))
+    payload = code.vector(rvv.VsrlViOp, magnitude, 23 - form.mantissa)
+    payload = code.vector(rvv.VandVxOp, payload, code.int_constant((1 << form.mantissa) - 1))
+    payload = code.vector(rvv.VmaxuVxOp, payload, code.int_constant(1))
+    return code.vector(rvv.VorVxOp, payload, code.int_constant(form.special))
 
 
-def _narrow_from_32(code: VectorCode, dest: str, source: str, bits: int, through: str) -> None:
-    """dest = the low `bits` of each 32-bit element; 8 bits in two halving steps (via `through`)."""
-    code.sew(16)
-    code.asm.emit("vnsrl.wi", dest if bits == 16 else through, source, 0)
-    if bits == 8:
-        code.sew(8)
-        code.asm.emit("vnsrl.wi", dest, through, 0)
-
-
-def f32_to_bf16(code: VectorCode, source: str, dest: str) -> None:
+def f32_to_bf16(code: VectorCode, source: SSAValue) -> SSAValue:
     """Round to nearest even on the bits: x + 0x7fff + ((x >> 16) & 1), top half.
 
     A NaN becomes the quiet NaN with its sign, as ml_dtypes makes it.
     """
-    asm = code.asm
     code.sew(32)
-    rounding, nan, constant = code.temp(), code.temp(), code.int_temp()
-    asm.emit("vsrl.vi", rounding, source, 16)
-    asm.emit("vand.vi", rounding, rounding, 1)
-    asm.li(constant, 0x7FFF)
-    asm.emit("vadd.vx", rounding, rounding, constant)
-    asm.emit("vadd.vv", rounding, rounding, source)
-    asm.emit("vsrl.vi", rounding, rounding, 16)
-    _sign_at_top(code, nan, source, constant, 16)
-    asm.li(constant, 0x7FC0)
-    asm.emit("vor.vx", nan, nan, constant)
-    _merge_where_nan(code, rounding, nan, source)
-    code.sew(16)
-    asm.emit("vnsrl.wi", dest, rounding, 0)
+    rounding = code.vector(rvv.VsrlViOp, source, 16)
+    rounding = code.vector(rvv.VandViOp, rounding, 1)
+    rounding = code.vector(rvv.VaddVxOp, rounding, code.int_constant(0x7FFF))
+    rounding = code.vector(rvv.VaddVvOp, rounding, source)
+    rounding = code.vector(rvv.VsrlViOp, rounding, 16)
+    nan = code.vector(rvv.VorVxOp, _sign_at_top(code, source, 16), code.int_constant(0x7FC0))
+    rounding = _merge_where_nan(code, rounding, nan, source)
+    return int_resize(code, rounding, 32, 16, signed=False)
 
 
-def _sign_at_top(code: VectorCode, dest: str, source: str, constant: str, bits: int) -> None:
-    """dest = the sign of each f32 of `source` where a `bits`-bit float has it (SEW 32)."""
-    code.asm.emit("vsrl.vi", dest, source, 32 - bits)
-    code.asm.li(constant, 1 << (bits - 1))
-    code.asm.emit("vand.vx", dest, dest, constant)
+def _sign_at_top(code: VectorCode, source: SSAValue, bits: int) -> SSAValue:
+    """The sign of each f32 of `source` where a `bits`-bit float has it (SEW 32)."""
+    shifted = code.vector(rvv.VsrlViOp, source, 32 - bits)
+    return code.vector(rvv.VandVxOp, shifted, code.int_constant(1 << (bits - 1)))
 
 
-def _merge_where_nan(code: VectorCode, dest: str, nan: str, source: str) -> None:
-    """dest = `nan` where `source` is a NaN, through v0."""
-    code.asm.emit("vmfne.vv", "v0", source, source)
-    code.clobber_v0()
-    code.asm.emit("vmerge.vvm", dest, dest, nan, "v0")
+def _merge_where_nan(code: VectorCode, value: SSAValue, nan: SSAValue, source: SSAValue) -> SSAValue:
+    """`nan` where `source` is a NaN, else `value`, through v0."""
+    is_nan = code.mask_in_v0(rvv.VmfneVvOp, source, source)
+    return code.vector(rvv.VmergeVvmOp, value, nan, is_nan)
 
 
-
-
-def round_to_integral(code: VectorCode, kind: str, result: str, x: str, bits: int) -> None:
-    """Round `x` to an integral float into `result` without touching frm.
+def round_to_integral(code: VectorCode, kind: str, x: SSAValue, bits: int) -> SSAValue:
+    """Round `x` to an integral float without touching frm.
 
     One sequence per `kind` (of math's roundings): trunc converts towards
     zero; floor/ceil step the truncation by one where it went the wrong
@@ -474,38 +355,30 @@ def round_to_integral(code: VectorCode, kind: str, result: str, x: str, bits: in
     bits) and above (and NaN, inf) are already integral and are kept; the
     sign is copied back so -0.5 rounds to -0.0.
     """
-    asm = code.asm
-    limit = float_constant(code, 2.0**23 if bits == 32 else 2.0**52, bits)
+    limit = code.float_constant(2.0**23 if bits == 32 else 2.0**52, bits)
     if kind == "roundeven":
-        asm.emit("vfabs.v", result, x)
-        asm.emit("vfadd.vf", result, result, limit)
-        asm.emit("vfsub.vf", result, result, limit)
+        result = code.vector(rvv.VfabsVOp, x)
+        result = code.vector(rvv.VfaddVfOp, result, limit)
+        result = code.vector(rvv.VfsubVfOp, result, limit)
     else:
-        toward_zero(code, "vfcvt.x.f.v", result, x)
-        asm.emit("vfcvt.f.x.v", result, result)
+        result = toward_zero(code, rvv.VfcvtXFVOp, x)
+        result = code.vector(rvv.VfcvtFXVOp, result)
     if kind in ("floor", "ceil"):
-        one = float_constant(code, 1.0, bits)
+        one = code.float_constant(1.0, bits)
         if kind == "floor":
-            asm.emit("vmflt.vv", "v0", x, result)
-            asm.emit("vfsub.vf", result, result, one, "v0.t")
+            above = code.mask_in_v0(rvv.VmfltVvOp, x, result)
+            result = code.vector(rvv.VfsubVfOp, result, one, mask=above, passthru=result)
         else:
-            asm.emit("vmflt.vv", "v0", result, x)
-            asm.emit("vfadd.vf", result, result, one, "v0.t")
+            below = code.mask_in_v0(rvv.VmfltVvOp, result, x)
+            result = code.vector(rvv.VfaddVfOp, result, one, mask=below, passthru=result)
     elif kind == "round":
-        fraction, step = code.temp(), code.temp()
-        asm.emit("vfsub.vv", fraction, x, result)
-        asm.emit("vfabs.v", fraction, fraction)
-        asm.emit("vmfge.vf", "v0", fraction, float_constant(code, 0.5, bits))
-        asm.emit("vfmv.v.f", step, float_constant(code, 1.0, bits))
-        asm.emit("vfsgnj.vv", step, step, x)
-        asm.emit("vfadd.vv", result, result, step, "v0.t")
-    asm.emit("vfsgnj.vv", result, result, x)
-    magnitude = code.temp()
-    asm.emit("vfabs.v", magnitude, x)
-    asm.emit("vmflt.vf", "v0", magnitude, limit)
-    asm.emit("vmerge.vvm", result, x, result, "v0")
-    code.clobber_v0()
-
-
-def round_to_integral_scratch(kind: str) -> int:
-    return 3 if kind == "round" else 1
+        fraction = code.vector(rvv.VfsubVvOp, x, result)
+        fraction = code.vector(rvv.VfabsVOp, fraction)
+        half_or_more = code.mask_in_v0(rvv.VmfgeVfOp, fraction, code.float_constant(0.5, bits))
+        step = code.vector(rvv.VfmvVFOp, code.float_constant(1.0, bits))
+        step = code.vector(rvv.VfsgnjVvOp, step, x)
+        result = code.vector(rvv.VfaddVvOp, result, step, mask=half_or_more, passthru=result)
+    result = code.vector(rvv.VfsgnjVvOp, result, x)
+    magnitude = code.vector(rvv.VfabsVOp, x)
+    small = code.mask_in_v0(rvv.VmfltVfOp, magnitude, limit)
+    return code.vector(rvv.VmergeVvmOp, x, result, small)

@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tnpu.backend_riscv.codegen import GRID_ARGUMENTS, CompiledKernel
+from tnpu.backend_riscv.codegen import CompiledKernel
+from tnpu.backend_riscv.tile_to_rvv import GRID_ARGUMENTS
 from tnpu.backend_riscv.insn_count import counting_plugin, parse_count
 from tnpu.backend_riscv.toolchain import LaunchError, cache_dir, require_tool
 

@@ -1,11 +1,11 @@
-"""DMA on RVV: structured loads/stores, gather/scatter, atomics.
+"""DMA on RVV: structured loads/stores, gather/scatter, atomics, asserts.
 
 A structured transfer walks the tile row by row (`for_each_row` over all
-dimensions but the last); a row is one strip-mined unit-stride
-(`vle`/`vse`) or strided (`vlse`/`vsse`) transfer.  Bounds cut the row into
-three parts: the valid columns `[lo, hi)` move (under the mask tile, if
-any, as a `v0.t` mask), the columns before and after read the pad value.
-An outer index out of bounds empties the row (`hi = lo`).
+dimensions but the last); a row is one strip loop of unit-stride
+(`vle`/`vse`) or strided (`vlse`/`vsse`) transfers.  Bounds cut the row
+into three parts: the valid columns `[lo, hi)` move (under the mask tile,
+if any, as a `v0.t` mask), the columns before and after read the pad
+value.  An outer index out of bounds empties the row (`hi = lo`).
 
 Gather/scatter use indexed `vluxei64`/`vsoxei64` (ordered, so the last
 write to an element wins, as the tile dialect specifies); atomics are one
@@ -16,22 +16,26 @@ AMO (or an LR/SC loop for float add and compare-and-swap) per element, and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects import riscv, rv64
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.riscv import FloatRegisterType
+from xdsl.dialects.riscv.attrs import ui6
 from xdsl.ir import Operation, SSAValue
 
-from tnpu.backend_riscv.asm import AsmWriter, Bound, Cursor, StripLoop, for_each_row
+from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, Var, bound_value, for_each_row
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.emitter import KernelEmitter
-from tnpu.backend_riscv.float_algorithms import ScalarTemps, f32_to_half, half_to_f32
+from tnpu.backend_riscv.float_algorithms import f32_to_half, float_bits, half_to_f32
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
-from tnpu.backend_riscv.vector_unit import row_major_strides
+from tnpu.backend_riscv.vector_unit import load_indices_as_i64, row_major_strides
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
-
-_DATA, _PAD, _MASK_BYTES = "v8", "v16", "v24"
+from tnpu.dialects.rvv import ops as rvv
+from tnpu.dialects.rvv import rvx
+from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
 
 
 def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
@@ -45,20 +49,19 @@ def emit_store(cg: KernelEmitter, op: tile.StoreOp) -> None:
     _StructuredTransfer(cg, op, cg.tile_place(op.value), None).emit()
 
 
-def _mask_lmul(bits: int) -> str:
-    """LMUL of byte-sized mask elements at the same vl as `bits`-bit data at m8."""
-    return f"m{8 * 8 // bits}"
+def mask_from_bytes(b: Builder, loop: StripLoop, pointer: SSAValue, data_bits: int) -> SSAValue:
+    """v0 := the `vl` i1 bytes at `pointer` (at e8, back to e`data_bits` after)."""
+    loop.sew(8)
+    bytes_ = b.vector(rvv.UNIT_STRIDE_LOADS[8](pointer, result_type=StripLoop.vector_type()))
+    mask = b.vector(rvv.VmsneViOp(bytes_, 0, result_type=MaskRegisterType.group(1, 0)))
+    loop.sew(data_bits)
+    return mask
 
 
 class _StructuredTransfer:
-    def __init__(
-        self,
-        cg: KernelEmitter,
-        op: tile.LoadOp | tile.StoreOp,
-        place: Tile,
-        pad: Scalar | Constant | None,
-    ):
-        self.cg, self.asm, self.op = cg, cg.asm, op
+    def __init__(self, cg: KernelEmitter, op: tile.LoadOp | tile.StoreOp, place: Tile,
+                 pad: Scalar | Constant | None):  # fmt: skip
+        self.cg, self.b, self.op = cg, cg.b, op
         self.place, self.pad = place, pad
         self.element = place.element
         self.shape = place.shape
@@ -66,162 +69,125 @@ class _StructuredTransfer:
         self.is_load = isinstance(op, tile.LoadOp)
         self.mask = cg.tile_place(op.mask) if op.mask is not None else None
 
-    def _static_or_loader(self, value: int | SSAValue):
+    def _static_or_loader(self, value: int | SSAValue):  # noqa: ANN202
         if isinstance(value, int):
             return value
         location = self.cg.place(value)
         if isinstance(location, Constant):
             return location.bits
-        return lambda register: self.cg.load_int(register, value)
+        return lambda: self.cg.load_int(value)
 
     def emit(self) -> None:
-        asm, cg, op, element = self.asm, self.cg, self.op, self.element
-        strides = op.mixed_strides()
+        b, cg, op, element = self.b, self.cg, self.op, self.element
         lower = [self._static_or_loader(v) for v in op.mixed_lower()]
         upper = [self._static_or_loader(v) for v in op.mixed_upper()]
         bounds: list[Bound | None] = []
         for size, low, high in zip(self.shape, lower, upper):
             full = isinstance(low, int) and low <= 0 and isinstance(high, int) and high >= size
             bounds.append(None if full else (low, high))
-        with asm.ints(4 + len(strides)) as (global_row, local_row, mask_row, pad, *stride_bytes):
-            cg.load_int(global_row, op.buffer)
-            with asm.ints(1) as (offset,):
-                cg.load_int(offset, op.mixed_offset())
-                asm.emit("slli", offset, offset, element.log2_bytes)
-                asm.emit("add", global_row, global_row, offset)
-            static_strides: list[int | str] = []
-            for register, stride in zip(stride_bytes, strides):
-                location = cg.place(stride) if isinstance(stride, SSAValue) else None
-                if isinstance(stride, int) or isinstance(location, Constant):
-                    value = stride if isinstance(stride, int) else location.bits  # type: ignore[union-attr]
-                    static_strides.append(value * element.bytes)
-                else:
-                    cg.load_int(register, stride)
-                    asm.emit("slli", register, register, element.log2_bytes)
-                    static_strides.append(register)
-            asm.scratch_address(local_row, self.place.offset)
-            cursors = [
-                Cursor(global_row, static_strides),
-                Cursor(local_row, _row_major(self.shape, element.bytes)),
-            ]
-            if self.mask is not None:
-                asm.scratch_address(mask_row, self.mask.offset)
-                cursors.append(Cursor(mask_row, _row_major(self.shape, 1)))
-            if self.pad is not None:
-                self._materialize_pad(pad)
-            inner = static_strides[-1]
-            if isinstance(inner, int) and inner not in (0, element.bytes):
-                asm.li(stride_bytes[-1], inner)
-                inner = stride_bytes[-1]
-            self.inner_stride: int | str = inner
+        offset = b.slli(cg.load_int(op.mixed_offset()), element.log2_bytes)
+        global_row = b.add(cg.load_int(op.buffer), offset)
+        strides: list[int | SSAValue] = []
+        for stride in op.mixed_strides():
+            location = cg.place(stride) if isinstance(stride, SSAValue) else None
+            if isinstance(stride, int) or isinstance(location, Constant):
+                value = stride if isinstance(stride, int) else location.bits  # type: ignore[union-attr]
+                strides.append(value * element.bytes)
+            else:
+                strides.append(b.slli(cg.load_int(stride), element.log2_bytes))
+        cursors = [
+            Cursor(global_row, strides),
+            Cursor(b.scratch_address(self.place.offset), _row_major(self.shape, element.bytes)),
+        ]
+        if self.mask is not None:
+            cursors.append(Cursor(b.scratch_address(self.mask.offset), _row_major(self.shape, 1)))
+        self.pad_bits = self.cg.load_bits(self.pad) if self.pad is not None else None
+        inner = strides[-1]
+        self.inner_stride: int | SSAValue = b.li(inner) if isinstance(inner, int) and inner not in (0, element.bytes) else inner
 
-            def row(addresses: list[str], valid: str | None) -> None:
-                self._row(addresses, valid, bounds[-1], pad)
+        def row(addresses: list[SSAValue], valid: SSAValue | None) -> None:
+            self._row(addresses, valid, bounds[-1])
 
-            for_each_row(asm, self.shape, cursors, row, bounds[:-1])
+        for_each_row(b, self.shape, cursors, row, bounds[:-1])
 
-    def _materialize_pad(self, register: str) -> None:
-        pad = self.pad
-        if isinstance(pad, Constant):
-            self.asm.li(register, pad.bits)
-        else:
-            assert isinstance(pad, Scalar)
-            self.asm.load_scalar(register, pad.offset, pad.element)
-
-    def _row(self, addresses: list[str], valid: str | None, bound: Bound | None, pad: str) -> None:
-        asm, columns = self.asm, self.columns
+    def _row(self, addresses: list[SSAValue], valid: SSAValue | None, bound: Bound | None) -> None:
+        b, columns = self.b, self.columns
         global_row, local_row = addresses[0], addresses[1]
         mask_row = addresses[2] if self.mask is not None else None
         if bound is None and valid is None:
-            self._middle(global_row, local_row, mask_row, None, columns, pad)
+            self._middle(global_row, local_row, mask_row, None, columns)
             return
-        with asm.ints(2) as (low, high):
-            low_value, high_value = bound if bound is not None else (0, columns)
-            _clamped(asm, low, low_value, 0, columns)
-            _clamped(asm, high, high_value, 0, columns)
-            skip = asm.new_label("ordered")
-            asm.emit("bge", high, low, skip)
-            asm.emit("mv", high, low)
-            asm.place(skip)
-            if valid is not None:
-                keep = asm.new_label("valid")
-                asm.emit("bnez", valid, keep)
-                asm.emit("mv", high, low)
-                asm.place(keep)
-            if self.is_load:
-                self._pad_fill(local_row, "zero", low, pad)
-            self._middle(global_row, local_row, mask_row, low, high, pad)
-            if self.is_load:
-                with asm.ints(1) as (limit,):
-                    asm.li(limit, columns)
-                    self._pad_fill(local_row, high, limit, pad)
+        low_value, high_value = bound if bound is not None else (0, columns)
+        low = _clamped(b, low_value, 0, columns)
+        high = b.var(_clamped(b, high_value, 0, columns))
+        with b.branch("lt", high, low):
+            high.set(low)
+        if valid is not None:
+            with b.branch("eq", valid, b.zero):
+                high.set(low)
+        if self.is_load:
+            self._pad_fill(local_row, b.zero, low)
+        self._middle(global_row, local_row, mask_row, low, high.value)
+        if self.is_load:
+            self._pad_fill(local_row, high.value, b.li(columns))
 
-    def _pad_fill(self, local_row: str, start: str, end: str, pad: str) -> None:
+    def _pad_fill(self, local_row: SSAValue, start: SSAValue, end: SSAValue) -> None:
         """Columns [start, end) of the local row := pad."""
-        asm, element = self.asm, self.element
-        with asm.ints(2) as (pointer, count):
-            asm.emit("sub", count, end, start)
-            asm.emit("slli", pointer, start, element.log2_bytes)
-            asm.emit("add", pointer, pointer, local_row)
-            with StripLoop.over(asm, count, element.bits, 64) as loop:
-                asm.emit("vmv.v.x", _PAD, pad)
-                asm.emit(f"vse{element.bits}.v", _PAD, f"({pointer})")
-                loop.advance(pointer, element.bytes)
+        b, element = self.b, self.element
+        assert self.pad_bits is not None
+        pointer = b.var(b.add(b.slli(start, element.log2_bytes), local_row))
+        with StripLoop.over(b, b.sub(end, start), element.bits) as loop:
+            pad = b.vector(rvv.VmvVXOp(self.pad_bits, result_type=StripLoop.vector_type()))
+            b.insert(rvv.UNIT_STRIDE_STORES[element.bits](pad, pointer.value))
+            loop.advance(pointer, element.bytes)
 
-    def _middle(
-        self,
-        global_row: str,
-        local_row: str,
-        mask_row: str | None,
-        low: str | None,
-        high: str | int,
-        pad: str,
-    ) -> None:
+    def _middle(self, global_row: SSAValue, local_row: SSAValue, mask_row: SSAValue | None,
+                low: SSAValue | None, high: SSAValue | int) -> None:  # fmt: skip
         """Move columns [low, high) between the buffer and the tile."""
-        asm, element = self.asm, self.element
+        b, element = self.b, self.element
         bits = element.bits
-        with asm.ints(4) as (global_pointer, local_pointer, mask_pointer, count):
-            asm.emit("mv", global_pointer, global_row)
-            asm.emit("mv", local_pointer, local_row)
-            if mask_row is not None:
-                asm.emit("mv", mask_pointer, mask_row)
-            if low is not None:
-                with asm.ints(1) as (temp,):
-                    if isinstance(self.inner_stride, int):
-                        asm.li(temp, self.inner_stride)
-                    else:
-                        asm.emit("mv", temp, self.inner_stride)
-                    asm.emit("mul", temp, temp, low)
-                    asm.emit("add", global_pointer, global_pointer, temp)
-                    asm.emit("slli", temp, low, element.log2_bytes)
-                    asm.emit("add", local_pointer, local_pointer, temp)
-                    if mask_row is not None:
-                        asm.emit("add", mask_pointer, mask_pointer, low)
-                asm.emit("sub", count, high, low)
-            else:
-                asm.li(count, high)  # type: ignore[arg-type]
-            masked = ", v0.t" if mask_row is not None else ""
-            with StripLoop.over(asm, count, bits, 64) as loop:
-                if mask_row is not None:
-                    asm.emit("vsetvli", "zero", "zero", "e8", _mask_lmul(bits), "ta", "mu")
-                    asm.emit("vle8.v", _MASK_BYTES, f"({mask_pointer})")
-                    asm.emit("vmsne.vi", "v0", _MASK_BYTES, 0)
-                    asm.emit("vsetvli", "zero", "zero", f"e{bits}", "m8", "ta", "mu")
-                    loop.advance(mask_pointer, 1)
-                unit = self.inner_stride == element.bytes
-                stride_operand = "" if unit else f", {self.inner_stride or 'zero'}"
-                kind = "" if unit else "s"
-                if self.is_load:
-                    if mask_row is not None:
-                        asm.emit("vmv.v.x", _DATA, pad)
-                    asm.emit(f"vl{kind}e{bits}.v", _DATA, f"({global_pointer}){stride_operand}{masked}")
-                    asm.emit(f"vse{bits}.v", _DATA, f"({local_pointer})")
+        global_pointer, local_pointer = b.var(global_row), b.var(local_row)
+        mask_pointer = b.var(mask_row) if mask_row is not None else None
+        if low is not None:
+            stride = self.inner_stride
+            global_pointer.set(b.add(global_pointer, b.mul(b.scalar(stride) if isinstance(stride, int) else stride, low)))
+            local_pointer.set(b.add(local_pointer, b.slli(low, element.log2_bytes)))
+            if mask_pointer is not None:
+                mask_pointer.set(b.add(mask_pointer, low))
+            count: SSAValue | int = b.sub(high, low)  # type: ignore[arg-type]
+        else:
+            count = high
+        unit = isinstance(self.inner_stride, int) and self.inner_stride == element.bytes
+        with StripLoop.over(b, count, bits) as loop:
+            mask = None
+            if mask_pointer is not None:
+                mask = mask_from_bytes(b, loop, mask_pointer.value, bits)
+                loop.advance(mask_pointer, 1)
+            if self.is_load:
+                assert self.pad_bits is not None
+                passthru = (
+                    b.vector(rvv.VmvVXOp(self.pad_bits, result_type=StripLoop.vector_type())) if mask is not None else None
+                )
+                if unit:
+                    data = rvv.UNIT_STRIDE_LOADS[bits](global_pointer.value, result_type=StripLoop.vector_type(),
+                                                       mask=mask, passthru=passthru)  # fmt: skip
                 else:
-                    asm.emit(f"vle{bits}.v", _DATA, f"({local_pointer})")
-                    asm.emit(f"vs{kind}e{bits}.v", _DATA, f"({global_pointer}){stride_operand}{masked}")
-                loop.advance(local_pointer, element.bytes)
-                if self.inner_stride != 0:
-                    loop.advance(global_pointer, self.inner_stride)
+                    data = rvv.STRIDED_LOADS[bits](global_pointer.value, self._stride_register(), mask=mask,
+                                                   passthru=passthru, result_type=StripLoop.vector_type())  # fmt: skip
+                b.insert(rvv.UNIT_STRIDE_STORES[bits](b.vector(data), local_pointer.value))
+            else:
+                data = b.vector(rvv.UNIT_STRIDE_LOADS[bits](local_pointer.value, result_type=StripLoop.vector_type()))
+                if unit:
+                    b.insert(rvv.UNIT_STRIDE_STORES[bits](data, global_pointer.value, mask=mask))
+                else:
+                    b.insert(rvv.STRIDED_STORES[bits](data, global_pointer.value, self._stride_register(), mask=mask))
+            loop.advance(local_pointer, element.bytes)
+            if not (isinstance(self.inner_stride, int) and self.inner_stride == 0):
+                loop.advance(global_pointer, self.inner_stride)
+
+    def _stride_register(self) -> SSAValue:
+        stride = self.inner_stride
+        return self.b.zero if isinstance(stride, int) else stride
 
 
 def _row_major(shape: Sequence[int], element_bytes: int) -> list[int]:
@@ -229,26 +195,20 @@ def _row_major(shape: Sequence[int], element_bytes: int) -> list[int]:
     return [s * element_bytes for s in row_major_strides(shape)]
 
 
-def _clamped(asm: AsmWriter, register: str, value, low: int, high: int) -> None:  # noqa: ANN001
-    """register = min(max(value, low), high)."""
+def _clamped(b: Builder, value, low: int, high: int) -> SSAValue:  # noqa: ANN001
+    """min(max(value, low), high)."""
     if isinstance(value, int):
-        asm.li(register, min(max(value, low), high))
-        return
-    value(register)
-    with asm.ints(1) as (limit,):
-        for bound, branch in ((low, "bge"), (high, "ble")):
-            done = asm.new_label("clamp")
-            asm.li(limit, bound)
-            asm.emit(branch, register, limit, done)
-            asm.emit("mv", register, limit)
-            asm.place(done)
+        return b.li(min(max(value, low), high))
+    clamped = b.var(bound_value(b, value))
+    for limit, condition in ((low, "lt"), (high, "lt")):
+        bound = b.li(limit)
+        lhs, rhs = (clamped, bound) if limit == low else (bound, clamped)
+        with b.branch(condition, lhs, rhs):
+            clamped.set(bound)
+    return clamped.value
 
 
 # -- indexed access -----------------------------------------------------------
-
-
-def _index_element(cg: KernelEmitter, op: Operation) -> Element:
-    return cg.element(op.indices, op)  # type: ignore[attr-defined]
 
 
 def emit_gather(cg: KernelEmitter, op: tile.GatherOp) -> None:
@@ -268,101 +228,76 @@ def emit_scatter(cg: KernelEmitter, op: tile.ScatterOp) -> None:
     _indexed(cg, op, value, None, is_load=False)
 
 
-def _indexed(
-    cg: KernelEmitter,
-    op: tile.GatherOp | tile.ScatterOp,
-    data: Tile,
-    pad: Scalar | Constant | None,
-    is_load: bool,
-) -> None:
+def _indexed(cg: KernelEmitter, op: tile.GatherOp | tile.ScatterOp, data: Tile,
+             pad: Scalar | Constant | None, is_load: bool) -> None:  # fmt: skip
     """vluxei64/vsoxei64 over the tile, indices widened to 64-bit byte offsets.
 
-    Every register group keeps the ratio SEW/LMUL = 8, so the 64-bit offsets
-    use m8 and the data and indices proportionally less.
+    Every register group keeps the ratio SEW/LMUL = 8 of the 64-bit offsets,
+    so the data and indices take proportionally less.
     """
-    asm = cg.asm
+    b = cg.b
     index = cg.tile_place(op.indices)
     mask = cg.tile_place(op.mask) if op.mask is not None else None
-    bits, index_bits = data.element.bits, index.element.bits
-    masked = ", v0.t" if mask is not None else ""
-    with asm.ints(5) as (base, data_pointer, index_pointer, mask_pointer, pad_bits):
-        cg.load_int(base, op.buffer)
-        asm.scratch_address(data_pointer, data.offset)
-        asm.scratch_address(index_pointer, index.offset)
-        if mask is not None:
-            asm.scratch_address(mask_pointer, mask.offset)
-        if pad is not None:
-            cg.load_bits(pad_bits, pad)
-        with StripLoop.over(asm, data.count, 64, 64) as loop:
-            asm.load_indices_as_i64(index_pointer, index_bits)
-            asm.emit("vsll.vi", "v16", "v16", data.element.log2_bytes)
-            if mask is not None:
-                asm.emit("vsetvli", "zero", "zero", "e8", "m1", "ta", "mu")
-                asm.emit("vle8.v", "v24", f"({mask_pointer})")
-                asm.emit("vmsne.vi", "v0", "v24", 0)
-                loop.advance(mask_pointer, 1)
-            asm.emit("vsetvli", "zero", "zero", f"e{bits}", f"m{bits // 8}", "ta", "mu")
-            if is_load:
-                if mask is not None:
-                    asm.emit("vmv.v.x", "v8", pad_bits)
-                asm.emit("vluxei64.v", "v8", f"({base})", f"v16{masked}")
-                asm.emit(f"vse{bits}.v", "v8", f"({data_pointer})")
-            else:
-                asm.emit(f"vle{bits}.v", "v8", f"({data_pointer})")
-                asm.emit("vsoxei64.v", "v8", f"({base})", f"v16{masked}")
-            loop.advance(data_pointer, data.element.bytes)
-            loop.advance(index_pointer, index.element.bytes)
-
-
-def _scalar_access(
-    cg: KernelEmitter, op: tile.GatherOp | tile.ScatterOp, data: Scalar, is_load: bool
-) -> None:
-    """One element read or written at a scalar index (under a scalar mask)."""
-    asm, element = cg.asm, data.element
-    skip = asm.new_label("masked")
-    with asm.ints(2) as (address, value):
+    bits = data.element.bits
+    base = cg.load_int(op.buffer)
+    data_pointer = b.var(b.scratch_address(data.offset))
+    index_pointer = b.var(b.scratch_address(index.offset))
+    mask_pointer = b.var(b.scratch_address(mask.offset)) if mask is not None else None
+    pad_bits = cg.load_bits(pad) if pad is not None else None
+    with StripLoop.over(b, data.count, 64) as loop:
+        offsets = load_indices_as_i64(b, loop, index_pointer.value, index.element.bits)
+        offsets = b.vector(rvv.VsllViOp(offsets, data.element.log2_bytes, result_type=StripLoop.vector_type()))
+        in_v0 = None
+        if mask_pointer is not None:
+            in_v0 = mask_from_bytes(b, loop, mask_pointer.value, 64)
+            loop.advance(mask_pointer, 1)
+        loop.sew(bits)
         if is_load:
-            pad = cg.place(op.pad) if op.pad is not None else Constant(0, element)  # type: ignore[union-attr]
-            cg.load_bits(value, pad)  # type: ignore[arg-type]
-        if op.mask is not None:
-            cg.load_int(address, op.mask)
-            asm.emit("beqz", address, skip)
-        cg.load_int(address, op.indices)
-        asm.emit("slli", address, address, element.log2_bytes)
-        with asm.ints(1) as (base,):
-            cg.load_int(base, op.buffer)
-            asm.emit("add", address, address, base)
-        load, store = _SCALAR_MEMORY[element.bits]
-        if is_load:
-            asm.emit(load, value, f"0({address})")
+            assert pad_bits is not None
+            passthru = b.vector(rvv.VmvVXOp(pad_bits, result_type=StripLoop.vector_type())) if in_v0 is not None else None
+            value = b.vector(rvv.Vluxei64VOp(base, offsets, result_type=StripLoop.vector_type(), mask=in_v0,
+                                             passthru=passthru))  # fmt: skip
+            b.insert(rvv.UNIT_STRIDE_STORES[bits](value, data_pointer.value))
         else:
-            cg.load_bits(value, data)
-            asm.emit(store, value, f"0({address})")
-        asm.place(skip)
-        if is_load:
-            asm.store_scalar(value, data.offset, element)
+            value = b.vector(rvv.UNIT_STRIDE_LOADS[bits](data_pointer.value, result_type=StripLoop.vector_type()))
+            b.insert(rvv.Vsoxei64VOp(value, base, offsets, mask=in_v0))
+        loop.advance(data_pointer, data.element.bytes)
+        loop.advance(index_pointer, index.element.bytes)
 
 
-_SCALAR_MEMORY = {8: ("lb", "sb"), 16: ("lh", "sh"), 32: ("lw", "sw"), 64: ("ld", "sd")}
+def _scalar_access(cg: KernelEmitter, op: tile.GatherOp | tile.ScatterOp, data: Scalar, is_load: bool) -> None:
+    """One element read or written at a scalar index (under a scalar mask)."""
+    b, element = cg.b, data.element
+    value = b.var(cg.load_bits(cg.place(op.pad) if op.pad is not None else Constant(0, element))) if is_load else None  # type: ignore[union-attr]
+    with b.if_set(cg.load_int(op.mask) if op.mask is not None else None):
+        address = b.add(b.slli(cg.load_int(op.indices), element.log2_bytes), cg.load_int(op.buffer))
+        if value is not None:
+            value.set(b.load_scalar(0, element, address))
+        else:
+            b.store_scalar(cg.load_bits(data), 0, element, address)
+    if value is not None:
+        b.store_scalar(value.value, data.offset, element)
+
 
 _AMO = {"add": "amoadd", "and": "amoand", "or": "amoor", "xor": "amoxor", "max": "amomax",
         "min": "amomin", "umax": "amomaxu", "umin": "amominu", "exch": "amoswap"}  # fmt: skip
+_HALFWORD_KINDS = ("fadd", "cas")
+"""The 16-bit atomics Triton allows that are built (RVA has no 16-bit AMO)."""
 
 
 def emit_atomic(cg: KernelEmitter, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> None:
     """One AMO (or LR/SC loop) per element, in row-major order; old values to the result."""
-    asm = cg.asm
+    b = cg.b
     result = cg.new_place(op.result, op)
     element = result.element
     kind = op.kind.data if isinstance(op, tile.AtomicRMWOp) else "cas"
-    halfword = element.bits == 16
-    if halfword and kind not in _HALFWORD_KINDS:
+    if element.bits == 16 and kind not in _HALFWORD_KINDS:
         raise CompileError(op, f"atomic {kind} on 16-bit elements (only {', '.join(_HALFWORD_KINDS)})")
     if element.bits not in (16, 32, 64) or element.is_mask:
         raise CompileError(
             op, f"atomics on {element.bits}-bit elements: RVA has 32/64-bit AMOs (16-bit go through their word)"
         )
-    suffix = "w" if element.bits == 32 else "d"
+    width = "w" if element.bits == 32 else "d"
     if kind in ("max", "min", "umax", "umin", "add") and element.is_float:
         raise CompileError(op, f"atomic {kind} on floats")
     value = cg.place(op.value)
@@ -370,165 +305,157 @@ def emit_atomic(cg: KernelEmitter, op: tile.AtomicRMWOp | tile.AtomicCASOp) -> N
     indices = cg.place(op.indices)
     mask = cg.place(op.mask) if op.mask is not None else None
     count = result.count if isinstance(result, Tile) else 1
-    with asm.ints(8) as (counter, base, address, operand, old, expected, flag, temp):
-        cg.load_int(base, op.buffer)
-        asm.li(counter, 0)
-        head, skip = asm.new_label("atomic"), asm.new_label("skip")
-        asm.place(head)
-        if mask is not None:
-            _element_at(cg, flag, mask, counter, temp)
-            asm.li(old, 0)
-            asm.emit("beqz", flag, skip)
-        _element_at(cg, address, indices, counter, temp)
-        asm.emit("slli", address, address, element.log2_bytes)
-        asm.emit("add", address, address, base)
-        _element_at(cg, operand, value, counter, temp)
-        if halfword:
-            if compare is not None:
-                _element_at(cg, expected, compare, counter, temp)
-                asm.emit("slli", expected, expected, 48)
-                asm.emit("srli", expected, expected, 48)
-            _halfword_atomic(cg, kind, element, address, operand, expected, old, flag, skip)
-        elif kind == "fadd":
-            retry = asm.new_label("retry")
-            move_in, move_out = ("fmv.w.x", "fmv.x.w") if suffix == "w" else ("fmv.d.x", "fmv.x.d")
-            add = "fadd.s" if suffix == "w" else "fadd.d"
-            asm.place(retry)
-            asm.emit(f"lr.{suffix}", old, f"({address})")
-            with asm.floats(2) as (accumulated, addend):
-                asm.emit(move_in, accumulated, old)
-                asm.emit(move_in, addend, operand)
-                asm.emit(add, accumulated, accumulated, addend)
-                asm.emit(move_out, expected, accumulated)
-            asm.emit(f"sc.{suffix}", flag, expected, f"({address})")
-            asm.emit("bnez", flag, retry)
-        elif kind == "cas":
-            retry = asm.new_label("retry")
-            assert compare is not None
-            _element_at(cg, expected, compare, counter, temp)
-            asm.place(retry)
-            asm.emit(f"lr.{suffix}", old, f"({address})")
-            asm.emit("bne", old, expected, skip)
-            asm.emit(f"sc.{suffix}", flag, operand, f"({address})")
-            asm.emit("bnez", flag, retry)
-        else:
-            asm.emit(f"{_AMO[kind]}.{suffix}", old, operand, f"({address})")
-        asm.place(skip)
-        _store_element(cg, old, result, counter, temp)
-        asm.emit("addi", counter, counter, 1)
-        asm.li(temp, count)
-        asm.emit("blt", counter, temp, head)
+    base = cg.load_int(op.buffer)
+    counter = b.var(0)
+    limit = b.li(count)
+    with b.loop() as loop:
+        old = b.var(0)
+        with b.if_set(_element_at(cg, mask, counter.value) if mask is not None else None):
+            address = b.add(b.slli(_element_at(cg, indices, counter.value), element.log2_bytes), base)
+            operand = _element_at(cg, value, counter.value)
+            expected = _element_at(cg, compare, counter.value) if compare is not None else None
+            if element.bits == 16 and expected is not None:
+                expected_halfword = _zero_extended_halfword(b, expected)
+                old.set(_halfword_atomic(b, address, lambda _: operand, expected=expected_halfword))
+            elif element.bits == 16:
+                half_float = element.half_float
+                assert half_float is not None
+                old.set(
+                    _halfword_atomic(b, address, lambda halfword: _add_half_floats(b, half_float, halfword, operand))
+                )
+            elif kind == "fadd":
+                old.set(_float_add(b, address, operand, width))
+            elif expected is not None:
+                old.set(_compare_and_swap(b, address, operand, expected, width))
+            else:
+                old.set(b.emit(rvx.AMOS[_AMO[kind], width](address, operand)))
+        _store_element(cg, old.value, result, counter.value)
+        counter.set(b.emit(riscv.AddiOp(counter.value, 1)))
+        loop.repeat_if("lt", counter, limit)
 
 
-_HALFWORD_KINDS = ("fadd", "cas")
+def _float_add(b: Builder, address: SSAValue, operand: SSAValue, width: str) -> SSAValue:
+    """old := *address; *address = old + operand (floats), retried until the SC succeeds."""
+    old = b.var(b.li(0))
+    with b.loop() as retry:
+        old.set(b.emit(rvx.LOAD_RESERVED[width](address)))
+        move_in = riscv.FMvWXOp if width == "w" else rvx.FMvDXOp
+        add = riscv.FAddSOp if width == "w" else riscv.FAddDOp
+        move_out = riscv.FMvXWOp if width == "w" else rvx.FMvXDOp
+        accumulated = b.emit(move_in(old.value, rd=FloatRegisterType.unallocated()))
+        addend = b.emit(move_in(operand, rd=FloatRegisterType.unallocated()))
+        total = b.emit(move_out(b.emit(add(accumulated, addend))))
+        failed = b.emit(rvx.STORE_CONDITIONAL[width](address, total))
+        retry.repeat_if("ne", failed, b.zero)
+    return old.value
 
 
-def _halfword_atomic(
-    cg: KernelEmitter, kind: str, element: Element,
-    address: str, operand: str, expected: str, old: str, flag: str, skip: str,
-) -> None:  # fmt: skip
-    """A 16-bit atomic through the aligned word holding it: `old` = the halfword.
+def _compare_and_swap(b: Builder, address: SSAValue, operand: SSAValue, expected: SSAValue, width: str) -> SSAValue:
+    """old := *address; *address = operand if old == expected, retried until the SC succeeds."""
+    old = b.var(b.li(0))
+    with b.loop() as retry:
+        old.set(b.emit(rvx.LOAD_RESERVED[width](address)))
+        failed = b.var(b.li(0))
+        with b.branch("eq", old, expected):
+            failed.set(b.emit(rvx.STORE_CONDITIONAL[width](address, operand)))
+        retry.repeat_if("ne", failed, b.zero)
+    return old.value
 
-    The new word is computed from a plain load; LR/SC then swaps it in only
-    if the word still holds what was loaded, else the whole step is retried
-    (a compare-and-swap loop, whose body may be any code, unlike an LR/SC
-    loop's).  cas skips to `skip` when the halfword differs from `expected`
-    (zero-extended).  Clobbers `address` (the word's address from then on).
+
+def _halfword_atomic(b: Builder, address: SSAValue, update: Callable[[SSAValue], SSAValue],
+                     expected: SSAValue | None = None) -> SSAValue:  # fmt: skip
+    """old := the halfword at `address` (zero-extended), replaced by update(old) in its aligned word.
+
+    With `expected`, only an old halfword equal to it is replaced.  The new
+    word is computed from a plain load and swapped in by a compare-and-swap
+    of the whole word, the whole step retried if the word changed since the
+    load: `update` may then be any code, which an LR/SC loop's may not.
     """
-    asm = cg.asm
-    retry = asm.new_label("retry")
-    with asm.ints(4) as (seen, shift, field, updated):
-        asm.emit("andi", shift, address, 3)
-        asm.emit("slli", shift, shift, 3)
-        asm.emit("andi", address, address, -4)
-        asm.li(field, 0xFFFF)
-        asm.emit("sll", field, field, shift)
-        asm.place(retry)
-        asm.emit("lw", seen, f"0({address})")
-        asm.emit("and", old, seen, field)
-        asm.emit("srl", old, old, shift)
-        new = operand
-        if kind == "cas":
-            asm.emit("bne", old, expected, skip)
-        elif kind == "fadd":
-            assert element.half_float is not None
-            _add_half_floats(asm, element.half_float, updated, old, operand)
-            new = updated
-        asm.emit("sll", updated, new, shift)
-        asm.emit("and", updated, updated, field)
-        asm.emit("not", flag, field)
-        asm.emit("and", flag, flag, seen)
-        asm.emit("or", updated, updated, flag)
-        asm.emit("lr.w", flag, f"({address})")
-        asm.emit("bne", flag, seen, retry)
-        asm.emit("sc.w", flag, updated, f"({address})")
-        asm.emit("bnez", flag, retry)
+    shift = b.slli(b.emit(riscv.AndiOp(address, 3)), 3)
+    word = b.emit(riscv.AndiOp(address, -4))
+    field = b.emit(riscv.SllOp(b.li(0xFFFF), shift))
+    others = b.emit(riscv.XoriOp(field, -1))
+    old = b.var(0)
+    with b.loop() as retry:
+        seen = b.emit(riscv.LwOp(word, 0))
+        old.set(b.emit(riscv.SrlOp(b.emit(riscv.AndOp(seen, field)), shift)))
+        found = b.var(seen)  # what the swap found in the word; no swap (a cas mismatch) ends the loop
+        with b.branch("eq", old, expected) if expected is not None else nullcontext():
+            placed = b.emit(riscv.AndOp(b.emit(riscv.SllOp(update(old.value), shift)), field))
+            updated = b.emit(riscv.OrOp(placed, b.emit(riscv.AndOp(seen, others))))
+            found.set(_compare_and_swap(b, word, updated, seen, "w"))
+        retry.repeat_if("ne", found, seen)
+    return old.value
 
 
-def _add_half_floats(asm: AsmWriter, kind: str, dest: str, a: str, b: str) -> None:
-    """dest = a + b, 16-bit floats' bits in integer registers, rounded once (through f32).
+def _zero_extended_halfword(b: Builder, value: SSAValue) -> SSAValue:
+    """The low 16 bits of `value`, as `_halfword_atomic` reads the old halfword."""
+    return b.emit(rv64.SrliOp(b.slli(value, 48), IntegerAttr(48, ui6)))
+
+
+def _add_half_floats(b: Builder, kind: str, x: SSAValue, y: SSAValue) -> SSAValue:
+    """x + y, 16-bit floats' bits in integer registers, rounded once (through f32).
 
     The sum is exact in f32 or rounded there first; rounding it again to
     f16/bf16 gives the correctly rounded sum all the same, as f32 has more
     than twice their precision plus two bits.
     """
-    with ExitStack() as scope:
-        code = _OneElement(asm, scope)
-        code.sew(16)
-        left, right, out = code.temp(), code.temp(), code.temp()
-        asm.emit("vmv.s.x", left, a)
-        asm.emit("vmv.s.x", right, b)
-        left, right = half_to_f32(code, left, kind), half_to_f32(code, right, kind)
-        asm.emit("vfadd.vv", left, left, right)
-        f32_to_half(code, left, kind, out)
-        asm.emit("vmv.x.s", dest, out)
+    code = _OneElement(b)
+    code.sew(16)
+    left, right = (code.vector(rvv.VmvSXOp, half) for half in (x, y))
+    total = code.vector(rvv.VfaddVvOp, half_to_f32(code, left, kind), half_to_f32(code, right, kind))
+    return b.emit(rvv.VmvXSOp(f32_to_half(code, total, kind)))
 
 
-class _OneElement(ScalarTemps):
+class _OneElement:
     """The float algorithms' `VectorCode` on one element (vl = 1), for scalar code.
 
-    Groups are even registers at LMUL 1, so a narrowing op's two-register
-    source is aligned; none holds a value across tile ops, so all are free.
+    SEW/LMUL stays that of e32 at m1 (e16 at mf2, as in a strip loop), so
+    every value, a narrowing op's source too, is one register.
     """
 
-    def __init__(self, asm: AsmWriter, scope: ExitStack):
-        self.asm = asm
-        self.op_scope = scope
-        self._free = [f"v{i}" for i in range(2, 32, 2)]
-
-    def temp(self) -> str:
-        return self._free.pop(0)
+    def __init__(self, b: Builder):
+        self.b = b
+        self.current_bits = 0
 
     def sew(self, bits: int) -> None:
-        self.asm.emit("vsetivli", "zero", 1, f"e{bits}", "m1", "ta", "mu")
+        if bits != self.current_bits:
+            self.b.insert(rvv.VsetivliOp(1, bits, 8 * bits // 32))
+            self.current_bits = bits
 
-    def clobber_v0(self) -> None:
-        """v0 holds no value here."""
+    def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
+        return self.b.vector(op(*operands, result_type=VectorRegisterType.group(1), **kwargs))  # type: ignore[call-arg]
+
+    def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1)))  # type: ignore[call-arg]
+
+    def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # type: ignore[call-arg]
+
+    def int_constant(self, value: int) -> SSAValue:
+        return self.b.li(value)
+
+    def float_constant(self, value: float, bits: int) -> SSAValue:
+        return self.b.float_from_bits(self.b.li(float_bits(value, bits)), bits)
 
 
-def _element_at(cg: KernelEmitter, dest: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
-    """dest = element `counter` of a tile (sign-extended bits), or the scalar itself."""
+def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:  # noqa: ANN001
+    """Element `counter` of a tile (sign-extended bits), or the scalar itself."""
     if not isinstance(place, Tile):
-        cg.load_bits(dest, place)
-        return
-    asm = cg.asm
-    asm.emit("slli", temp, counter, place.element.log2_bytes)
-    asm.scratch_address(dest, place.offset)
-    asm.emit("add", dest, dest, temp)
-    load = "lbu" if place.element.is_mask else _SCALAR_MEMORY[place.element.bits][0]
-    asm.emit(load, dest, f"0({dest})")
+        return cg.load_bits(place)
+    b = cg.b
+    address = b.add(b.scratch_address(place.offset), b.slli(counter, place.element.log2_bytes))
+    bits = Element(place.element.bits, False, is_mask=place.element.is_mask)
+    return b.load_scalar(0, bits, address)
 
 
-def _store_element(cg: KernelEmitter, source: str, place, counter: str, temp: str) -> None:  # noqa: ANN001
-    asm = cg.asm
+def _store_element(cg: KernelEmitter, source: SSAValue, place, counter: SSAValue) -> None:  # noqa: ANN001
+    b = cg.b
     if not isinstance(place, Tile):
-        asm.store_scalar(source, place.offset, place.element)
+        b.store_scalar(source, place.offset, place.element)
         return
-    with asm.ints(1) as (address,):
-        asm.emit("slli", temp, counter, place.element.log2_bytes)
-        asm.scratch_address(address, place.offset)
-        asm.emit("add", address, address, temp)
-        asm.emit(_SCALAR_MEMORY[place.element.bits][1], source, f"0({address})")
+    address = b.add(b.scratch_address(place.offset), b.slli(counter, place.element.log2_bytes))
+    b.store_scalar(source, 0, place.element, address)
 
 
 # -- checks -----------------------------------------------------------------
@@ -536,23 +463,17 @@ def _store_element(cg: KernelEmitter, source: str, place, counter: str, temp: st
 
 def emit_assert(cg: KernelEmitter, op: tile.AssertOp) -> None:
     """Call the runtime's tnpu_assert_fail(message) if any condition element is false."""
-    asm = cg.asm
+    b = cg.b
     condition = cg.place(op.condition)
-    fail, ok = asm.new_label("assert_failed"), asm.new_label("assert_ok")
     if isinstance(condition, Tile):
-        with asm.ints(2) as (pointer, first):
-            asm.scratch_address(pointer, condition.offset)
-            with StripLoop.over(asm, condition.count, 8, 64) as loop:
-                asm.emit("vle8.v", "v8", f"({pointer})")
-                asm.emit("vmseq.vi", "v0", "v8", 0)
-                asm.emit("vfirst.m", first, "v0")
-                asm.emit("bgez", first, fail)
-                loop.advance(pointer, 1)
+        pointer = b.var(b.scratch_address(condition.offset))
+        with StripLoop.over(b, condition.count, 8) as loop:
+            flags = b.vector(rvv.UNIT_STRIDE_LOADS[8](pointer.value, result_type=StripLoop.vector_type()))
+            false = b.vector(rvv.VmseqViOp(flags, 0, result_type=StripLoop.mask_type()))
+            first = b.emit(rvv.VfirstMOp(false))
+            with b.branch("ge", first, b.zero):
+                cg.fail(op.message.data)
+            loop.advance(pointer, 1)
     else:
-        with asm.ints(1) as (flag,):
-            cg.load_int(flag, op.condition)
-            asm.emit("beqz", flag, fail)
-    asm.emit("j", ok)
-    asm.place(fail)
-    cg.fail(op.message.data)
-    asm.place(ok)
+        with b.branch("eq", cg.load_int(op.condition), b.zero):
+            cg.fail(op.message.data)

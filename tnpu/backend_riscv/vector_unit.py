@@ -11,9 +11,9 @@
   combines neighbours pairwise, level by level (`_tree_reduce`), the order
   of Triton's GPU code and of tnpu's interpreters: a 16-bit float sum
   folded in order would stop growing once its step exceeds an ulp (1024
-  bf16 ones sum to 256).  Each step is the combiner region lowered as an
-  elementwise program over all kept positions at once.  scan folds slice
-  by slice, keeping every step;
+  bf16 ones sum to 256).  scan combines in doubling steps (`_scan`,
+  Hillis-Steele), as a GPU scans across lanes.  Each step of either is the
+  combiner region lowered as an elementwise program;
 * matmul: per output row, per strip of columns, `vfmacc.vf` (`vmacc.vx`
   for integers) over k with the row of the accumulator in registers.
 """
@@ -21,20 +21,23 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, riscv
+from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.ir import Operation, SSAValue
 
-from tnpu.backend_riscv.asm import AsmWriter, Cursor, StripLoop, for_each_row
-from tnpu.backend_riscv.elements import Element, lmul_name
+from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
+from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Scalar, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.dispatch import entry_for
+from tnpu.dialects.rvv import ops as rvv
+from tnpu.dialects.rvv.types import VectorRegisterType
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
@@ -45,6 +48,31 @@ def row_major_strides(shape: Sequence[int]) -> list[int]:
     return strides[::-1]
 
 
+def _vector() -> VectorRegisterType:
+    return StripLoop.vector_type()
+
+
+@contextmanager
+def _repeat(b: Builder, trips: int) -> Iterator[None]:
+    """A loop whose body runs `trips` (at least one) times, counting down to zero."""
+    left = b.var(trips)
+    with b.loop() as loop:
+        yield
+        left.set(b.emit(riscv.AddiOp(left.value, -1)))
+        loop.repeat_if("ne", left, b.zero)
+
+
+def load_indices_as_i64(b: Builder, loop: StripLoop, pointer: SSAValue, index_bits: int) -> SSAValue:
+    """The `vl` integers of `index_bits` at `pointer`, sign-extended to 64 bits (left at e64)."""
+    loop.sew(index_bits)
+    indices = b.vector(rvv.UNIT_STRIDE_LOADS[index_bits](pointer, result_type=_vector()))
+    loop.sew(64)
+    if index_bits == 64:
+        return indices
+    extend = {8: rvv.VsextVf8Op, 16: rvv.VsextVf4Op, 32: rvv.VsextVf2Op}[index_bits]
+    return b.vector(extend(indices, result_type=_vector()))
+
+
 # -- copies -------------------------------------------------------------------
 
 
@@ -52,34 +80,29 @@ def emit_strided_copy(
     cg: KernelEmitter, source: Tile, dest: Tile, source_strides: Sequence[int], anchor: Operation
 ) -> None:
     """dest[i] := source[sum(i[d] * source_strides[d])] for every index i of dest."""
-    asm, element = cg.asm, dest.element
+    b, element = cg.b, dest.element
     shape = dest.shape or (1,)
     source_strides = list(source_strides) or [0]
     inner = source_strides[-1] * element.bytes
-    with asm.ints(3) as (source_row, dest_row, stride):
-        asm.scratch_address(source_row, source.offset)
-        asm.scratch_address(dest_row, dest.offset)
-        asm.li(stride, inner)
-        cursors = [
-            Cursor(source_row, [s * element.bytes for s in source_strides]),
-            Cursor(dest_row, [s * element.bytes for s in row_major_strides(shape)]),
-        ]
+    stride = b.li(inner) if inner != element.bytes else None
+    cursors = [
+        Cursor(b.scratch_address(source.offset), [s * element.bytes for s in source_strides]),
+        Cursor(b.scratch_address(dest.offset), [s * element.bytes for s in row_major_strides(shape)]),
+    ]
 
-        def row(addresses: list[str], valid: str | None) -> None:
-            with asm.ints(2) as (from_pointer, to_pointer):
-                asm.emit("mv", from_pointer, addresses[0])
-                asm.emit("mv", to_pointer, addresses[1])
-                with StripLoop.over(asm, shape[-1], element.bits, 64) as loop:
-                    if inner == element.bytes:
-                        asm.emit(f"vle{element.bits}.v", "v8", f"({from_pointer})")
-                    else:
-                        asm.emit(f"vlse{element.bits}.v", "v8", f"({from_pointer})", stride)
-                    asm.emit(f"vse{element.bits}.v", "v8", f"({to_pointer})")
-                    if inner:
-                        loop.advance(from_pointer, stride if inner != element.bytes else element.bytes)
-                    loop.advance(to_pointer, element.bytes)
+    def row(addresses: list[SSAValue], valid: SSAValue | None) -> None:
+        from_pointer, to_pointer = b.var(addresses[0]), b.var(addresses[1])
+        with StripLoop.over(b, shape[-1], element.bits) as loop:
+            if stride is None:
+                data = b.vector(rvv.UNIT_STRIDE_LOADS[element.bits](from_pointer.value, result_type=_vector()))
+            else:
+                data = b.vector(rvv.STRIDED_LOADS[element.bits](from_pointer.value, stride, result_type=_vector()))
+            b.insert(rvv.UNIT_STRIDE_STORES[element.bits](data, to_pointer.value))
+            if inner:
+                loop.advance(from_pointer, stride if stride is not None else element.bytes)
+            loop.advance(to_pointer, element.bytes)
 
-        for_each_row(asm, shape, cursors, row)
+    for_each_row(b, shape, cursors, row)
 
 
 def emit_broadcast(cg: KernelEmitter, op: tile.BroadcastOp) -> None:
@@ -113,16 +136,15 @@ def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
 def emit_iota(cg: KernelEmitter, op: tile.IotaOp) -> None:
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
-    asm, bits = cg.asm, dest.element.bits
-    with asm.ints(2) as (pointer, start):
-        asm.scratch_address(pointer, dest.offset)
-        asm.li(start, op.start.value.data)
-        with StripLoop.over(asm, dest.count, bits, 64) as loop:
-            asm.emit("vid.v", "v8")
-            asm.emit("vadd.vx", "v8", "v8", start)
-            asm.emit(f"vse{bits}.v", "v8", f"({pointer})")
-            asm.emit("add", start, start, loop.vl)
-            loop.advance(pointer, dest.element.bytes)
+    b, bits = cg.b, dest.element.bits
+    pointer = b.var(b.scratch_address(dest.offset))
+    start = b.var(op.start.value.data)
+    with StripLoop.over(b, dest.count, bits) as loop:
+        indices = b.vector(rvv.VidVOp(result_type=_vector()))
+        shifted = b.vector(rvv.VaddVxOp(indices, start.value, result_type=_vector()))
+        b.insert(rvv.UNIT_STRIDE_STORES[bits](shifted, pointer.value))
+        start.set(b.add(start, loop.vl))
+        loop.advance(pointer, dest.element.bytes)
 
 
 def emit_take(cg: KernelEmitter, op: tile.TakeOp) -> None:
@@ -134,83 +156,70 @@ def emit_take(cg: KernelEmitter, op: tile.TakeOp) -> None:
     `vluxei64` from the source row.  An index outside the axis fails the
     launch, as a failed `tile.assert` does.
     """
-    asm = cg.asm
+    b = cg.b
     source, indices = cg.tile_place(op.source), cg.tile_place(op.indices)
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
     axis = op.axis.value.data
     last = len(dest.shape) - 1
     element, index_element = dest.element, indices.element
-    bits, index_bits = element.bits, index_element.bits
+    bits = element.bits
     source_strides = [s * element.bytes for s in row_major_strides(source.shape)]
-    step = source_strides[axis]
-    fail, done = asm.new_label("take_outside"), asm.new_label("taken")
-    with asm.ints(3) as (source_row, index_row, dest_row):
-        asm.scratch_address(source_row, source.offset)
-        asm.scratch_address(index_row, indices.offset)
-        asm.scratch_address(dest_row, dest.offset)
-        cursors = [
-            Cursor(source_row, [0 if d == axis else s for d, s in enumerate(source_strides)]),
-            Cursor(index_row, [s * index_element.bytes for s in row_major_strides(indices.shape)]),
-            Cursor(dest_row, [s * element.bytes for s in row_major_strides(dest.shape)]),
-        ]
+    cursors = [
+        Cursor(b.scratch_address(source.offset), [0 if d == axis else s for d, s in enumerate(source_strides)]),
+        Cursor(b.scratch_address(indices.offset), [s * index_element.bytes for s in row_major_strides(indices.shape)]),
+        Cursor(b.scratch_address(dest.offset), [s * element.bytes for s in row_major_strides(dest.shape)]),
+    ]
+    limit, scale = b.li(source.shape[axis]), b.li(source_strides[axis])
+    message = f"tile.take: an index outside the {source.shape[axis]} elements of axis {axis}"
 
-        def row(addresses: list[str], valid: str | None) -> None:
-            source_pointer, index_start, dest_start = addresses
-            with asm.ints(5) as (index_pointer, dest_pointer, column, limit, scale):
-                asm.emit("mv", index_pointer, index_start)
-                asm.emit("mv", dest_pointer, dest_start)
-                if axis != last:
-                    asm.li(column, 0)
-                asm.li(limit, source.shape[axis])
-                asm.li(scale, step)
-                with StripLoop.over(asm, dest.shape[-1], 64, 64) as loop:
-                    asm.load_indices_as_i64(index_pointer, index_bits)
-                    asm.emit("vmsgeu.vx", "v0", "v16", limit)
-                    with asm.ints(1) as (first,):
-                        asm.emit("vfirst.m", first, "v0")
-                        asm.emit("bgez", first, fail)
-                    asm.emit("vmul.vx", "v16", "v16", scale)
-                    if axis != last:
-                        asm.emit("vid.v", "v24")
-                        asm.emit("vadd.vx", "v24", "v24", column)
-                        asm.emit("vsll.vi", "v24", "v24", element.log2_bytes)
-                        asm.emit("vadd.vv", "v16", "v16", "v24")
-                        asm.emit("add", column, column, loop.vl)
-                    asm.emit("vsetvli", "zero", "zero", f"e{bits}", lmul_name(bits), "ta", "mu")
-                    asm.emit("vluxei64.v", "v8", f"({source_pointer})", "v16")
-                    asm.emit(f"vse{bits}.v", "v8", f"({dest_pointer})")
-                    loop.advance(index_pointer, index_element.bytes)
-                    loop.advance(dest_pointer, element.bytes)
+    def row(addresses: list[SSAValue], valid: SSAValue | None) -> None:
+        source_pointer = addresses[0]
+        index_pointer, dest_pointer = b.var(addresses[1]), b.var(addresses[2])
+        column = b.var(0) if axis != last else None
+        with StripLoop.over(b, dest.shape[-1], 64) as loop:
+            offsets = load_indices_as_i64(b, loop, index_pointer.value, index_element.bits)
+            outside = b.vector(rvv.VmsgeuVxOp(offsets, limit, result_type=StripLoop.mask_type()))
+            with b.branch("ge", b.emit(rvv.VfirstMOp(outside)), b.zero):
+                cg.fail(message)
+            offsets = b.vector(rvv.VmulVxOp(offsets, scale, result_type=_vector()))
+            if column is not None:
+                columns = b.vector(rvv.VidVOp(result_type=_vector()))
+                columns = b.vector(rvv.VaddVxOp(columns, column.value, result_type=_vector()))
+                columns = b.vector(rvv.VsllViOp(columns, element.log2_bytes, result_type=_vector()))
+                offsets = b.vector(rvv.VaddVvOp(offsets, columns, result_type=_vector()))
+                column.set(b.add(column, loop.vl))
+            loop.sew(bits)
+            taken = b.vector(rvv.Vluxei64VOp(source_pointer, offsets, result_type=_vector()))
+            b.insert(rvv.UNIT_STRIDE_STORES[bits](taken, dest_pointer.value))
+            loop.advance(index_pointer, index_element.bytes)
+            loop.advance(dest_pointer, element.bytes)
 
-        for_each_row(asm, dest.shape, cursors, row)
-    asm.emit("j", done)
-    asm.place(fail)
-    cg.fail(f"tile.take: an index outside the {source.shape[axis]} elements of axis {axis}")
-    asm.place(done)
+    for_each_row(b, dest.shape, cursors, row)
 
 
 # -- reductions and scans ---------------------------------------------------
 
 # combiner op class -> reduction instruction (tables by class: see tnpu.dialects.dispatch)
-_FLOAT_REDUCTIONS: dict[type[Operation], str] = {
-    arith.AddfOp: "vfredosum.vs",
-    arith.MaxnumfOp: "vfredmax.vs",
-    arith.MinnumfOp: "vfredmin.vs",
-    arith.MaximumfOp: "vfredmax.vs",
-    arith.MinimumfOp: "vfredmin.vs",
+_FLOAT_REDUCTIONS: dict[type[Operation], type[rvv.VectorVectorOp]] = {
+    arith.AddfOp: rvv.VfredosumVsOp,
+    arith.MaxnumfOp: rvv.VfredmaxVsOp,
+    arith.MinnumfOp: rvv.VfredminVsOp,
+    arith.MaximumfOp: rvv.VfredmaxVsOp,
+    arith.MinimumfOp: rvv.VfredminVsOp,
 }
-_INT_REDUCTIONS: dict[type[Operation], str] = {
-    arith.AddiOp: "vredsum.vs",
-    arith.MaxSIOp: "vredmax.vs",
-    arith.MinSIOp: "vredmin.vs",
-    arith.MaxUIOp: "vredmaxu.vs",
-    arith.MinUIOp: "vredminu.vs",
-    arith.AndIOp: "vredand.vs",
-    arith.OrIOp: "vredor.vs",
-    arith.XOrIOp: "vredxor.vs",
+_INT_REDUCTIONS: dict[type[Operation], type[rvv.VectorVectorOp]] = {
+    arith.AddiOp: rvv.VredsumVsOp,
+    arith.MaxSIOp: rvv.VredmaxVsOp,
+    arith.MinSIOp: rvv.VredminVsOp,
+    arith.MaxUIOp: rvv.VredmaxuVsOp,
+    arith.MinUIOp: rvv.VredminuVsOp,
+    arith.AndIOp: rvv.VredandVsOp,
+    arith.OrIOp: rvv.VredorVsOp,
+    arith.XOrIOp: rvv.VredxorVsOp,
 }
 _NAN_PROPAGATING = (arith.MaximumfOp, arith.MinimumfOp)
+_MASK_REDUCIBLE = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.MaxUIOp, arith.MinUIOp)
 
 
 def _identity(combiner: Operation, element: Element) -> int:
@@ -262,11 +271,7 @@ def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     if element.is_mask:
         table = {k: v for k, v in _INT_REDUCTIONS.items() if k in _MASK_REDUCIBLE}
     instruction = entry_for(table, combiner) if combiner is not None else None
-    if (
-        op.axis.value.data == len(source.shape) - 1
-        and instruction is not None
-        and not element.half_float
-    ):
+    if op.axis.value.data == len(source.shape) - 1 and instruction is not None and not element.half_float:
         _horizontal_reduce(cg, op, source, instruction, combiner)  # type: ignore[arg-type]
     else:
         _tree_reduce(cg, op)
@@ -276,54 +281,38 @@ def emit_scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     _scan(cg, op)
 
 
-_MASK_REDUCIBLE = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.MaxUIOp, arith.MinUIOp)
-
-
-def _horizontal_reduce(
-    cg: KernelEmitter, op: tile.ReduceOp, source: Tile, instruction: str, combiner: Operation
-) -> None:
+def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, source: Tile,
+                       instruction: type[rvv.VectorVectorOp], combiner: Operation) -> None:  # fmt: skip
     """Each row reduced by one RVV reduction instruction chained across strips."""
-    asm, element = cg.asm, source.element
+    b, element = cg.b, source.element
     bits, size = element.bits, element.bytes
     dest = cg.new_place(op.results_[0], op)
     columns = source.shape[-1]
     rows = source.count // columns
     propagate_nan = isinstance(combiner, _NAN_PROPAGATING)
-    store = {8: "sb", 16: "sh", 32: "sw", 64: "sd"}[bits]
-    with asm.ints(6) as (source_row, dest_pointer, identity, row, pointer, result):
-        asm.scratch_address(source_row, source.offset)
-        asm.scratch_address(dest_pointer, dest.offset)
-        asm.li(identity, _identity(combiner, element))
-        asm.li(row, rows)
-        head = asm.new_label("reduce")
-        asm.place(head)
-        asm.emit("mv", pointer, source_row)
-        asm.emit("vsetivli", "zero", 1, f"e{bits}", "m1", "ta", "mu")
-        asm.emit("vmv.s.x", "v24", identity)
-        with asm.ints(1) as (nan_seen,):
-            if propagate_nan:
-                asm.li(nan_seen, 0)
-            with StripLoop.over(asm, columns, bits, 64) as loop:
-                asm.emit(f"vle{bits}.v", "v8", f"({pointer})")
-                asm.emit(instruction, "v24", "v8", "v24")
-                if propagate_nan:
-                    asm.emit("vmfne.vv", "v0", "v8", "v8")
-                    with asm.ints(1) as (count,):
-                        asm.emit("vcpop.m", count, "v0")
-                        asm.emit("or", nan_seen, nan_seen, count)
-                loop.advance(pointer, size)
-            asm.emit("vsetivli", "zero", 1, f"e{bits}", "m1", "ta", "mu")
-            asm.emit("vmv.x.s", result, "v24")
-            if propagate_nan:
-                done = asm.new_label("nonan")
-                asm.emit("beqz", nan_seen, done)
-                asm.li(result, {32: 0x7FC00000, 64: 0x7FF8000000000000}[bits])
-                asm.place(done)
-        asm.emit(store, result, f"0({dest_pointer})")
-        asm.add_immediate(source_row, source_row, columns * size)
-        asm.emit("addi", dest_pointer, dest_pointer, size)
-        asm.emit("addi", row, row, -1)
-        asm.emit("bnez", row, head)
+    one_element = VectorRegisterType.group(1)
+    source_row, dest_pointer = b.var(b.scratch_address(source.offset)), b.var(b.scratch_address(dest.offset))
+    identity = b.li(_identity(combiner, element))
+    with _repeat(b, rows):
+        pointer = b.var(source_row.value)
+        b.insert(rvv.VsetivliOp(1, bits, 8))
+        accumulator = b.var(b.vector(rvv.VmvSXOp(identity, result_type=one_element)))
+        nan_seen = b.var(0) if propagate_nan else None
+        with StripLoop.over(b, columns, bits) as strip:
+            data = b.vector(rvv.UNIT_STRIDE_LOADS[bits](pointer.value, result_type=_vector()))
+            accumulator.set(b.vector(instruction(data, accumulator.value, result_type=one_element)))
+            if nan_seen is not None:
+                nan = b.vector(rvv.VmfneVvOp(data, data, result_type=StripLoop.mask_type()))
+                nan_seen.set(b.emit(riscv.OrOp(nan_seen.value, b.emit(rvv.VcpopMOp(nan)))))
+            strip.advance(pointer, size)
+        b.insert(rvv.VsetivliOp(1, bits, 8))
+        result = b.var(b.emit(rvv.VmvXSOp(accumulator.value)))
+        if nan_seen is not None:
+            with b.branch("ne", nan_seen, b.zero):
+                result.set(b.li({32: 0x7FC00000, 64: 0x7FF8000000000000}[bits]))
+        b.store_scalar(result.value, 0, element, dest_pointer.value)
+        b.advance(source_row, columns * size)
+        b.advance(dest_pointer, size)
 
 
 def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
@@ -346,36 +335,26 @@ def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     distances = [1 << step for step in range((length - 1).bit_length())]
     scratch = [[cg.scratchpad.new_tile(s.element, s.shape) for s in sources] for _ in distances[1:3]]
 
-    asm = cg.asm
-    with asm.ints(2) as (position, position_start):
-        asm.li(position, outer)
-        asm.li(position_start, 0)
-        head = asm.new_label("scan")
-        asm.place(head)
+    b = cg.b
+    position_start = b.var(0)
+    with _repeat(b, outer):
 
-        def at(place: Tile | Scalar, slices: int) -> Stream:
-            """This position's elements of `place` from slice `slices` on."""
-            return Stream(place.element, place.offset + slices * inner * place.element.bytes, position_start)
-
-        def copy(froms: Sequence[Tile | Scalar], tos: Sequence[Tile | Scalar], first: int, count: int) -> None:
-            _copy(cg, op, [at(p, first) for p in froms], [at(p, first) for p in tos], count * inner)
+        def at(places: Sequence[Tile | Scalar], first: int) -> list[Stream]:
+            """This position's elements of each of `places` from slice `first` on."""
+            return _streams(places, position_start, first * inner)
 
         if not distances:
-            copy(sources, results, 0, 1)
+            _copy(cg, op, at(sources, 0), at(results, 0), inner)
         step_sources: Sequence[Tile | Scalar] = sources
         for step, distance in enumerate(distances):
             dests = results if step == len(distances) - 1 else scratch[step % 2]
             reached = length - distance
-            copy(step_sources, dests, reached if reverse else 0, distance)
+            unreached = reached if reverse else 0
+            _copy(cg, op, at(step_sources, unreached), at(dests, unreached), distance * inner)
             earlier, later = (distance, 0) if reverse else (0, distance)
-            _combine(
-                cg, op, [at(s, earlier) for s in step_sources], [at(s, later) for s in step_sources],
-                [at(d, later) for d in dests], reached * inner,
-            )  # fmt: skip
+            _combine(cg, op, at(step_sources, earlier), at(step_sources, later), at(dests, later), reached * inner)
             step_sources = dests
-        asm.add_immediate(position_start, position_start, length * inner)
-        asm.emit("addi", position, position, -1)
-        asm.emit("bnez", position, head)
+        b.advance(position_start, length * inner)
 
 
 def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
@@ -385,9 +364,7 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     of a level (the input viewed as [outer, n, inner]) combine into slice j
     of the next, an odd last slice moving up as it is, until one slice, the
     result, is left.  Levels alternate between two scratch tiles per input,
-    so no program reads what it writes.  With inner > 1 a slice pair is one
-    elementwise program over `inner` lanes, in a loop over the pairs; with
-    inner == 1 the pairs are the lanes, read at a stride of two elements.
+    so no program reads what it writes.
     """
     sources = [cg.tile_place(v) for v in op.inputs]
     results = [cg.new_place(r, op) for r in op.results]
@@ -397,64 +374,66 @@ def _tree_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
         [cg.scratchpad.new_tile(s.element, (outer, axis_length, inner)) for s in sources] for axis_length in lengths
     ] if length > 2 else []  # fmt: skip
 
-    asm = cg.asm
-    with asm.ints(4) as (position, position_index, source_offset, dest_offset):
-        asm.li(position, outer)
-        asm.li(position_index, 0)
-        head = asm.new_label("tree")
-        asm.place(head)
+    b = cg.b
+    position = b.var(0)
+    with _repeat(b, outer):
 
-        def start(register: str, axis_length: int) -> None:
-            """register = this position's first element in a tile of axis_length along the axis."""
-            asm.li(register, axis_length * inner)
-            asm.emit("mul", register, register, position_index)
-
-        def copy(froms: Sequence[Tile | Scalar], tos: Sequence[Tile | Scalar]) -> None:
-            """The slice at source_offset of each of `froms` to dest_offset in its `tos`."""
-            _copy(
-                cg, op, [Stream(p.element, p.offset, source_offset) for p in froms],
-                [Stream(p.element, p.offset, dest_offset) for p in tos], inner,
-            )  # fmt: skip
+        def start(axis_length: int) -> Var:
+            """This position's first element in a tile of `axis_length` along the axis."""
+            return b.var(b.mul(position, axis_length * inner))
 
         if length == 1:
-            start(source_offset, 1)
-            start(dest_offset, 1)
-            copy(sources, results)
+            offset = start(1)
+            _copy(cg, op, _streams(sources, offset), _streams(results, offset), inner)
         level_sources, source_length, count, level = list(sources), length, length, 0
         while count > 1:
-            pairs, odd = divmod(count, 2)
-            last = pairs + odd == 1
+            last = count == 2
             level_dests = results if last else scratch[level % 2]
             dest_length = 1 if last else lengths[level % 2]
-            start(source_offset, source_length)
-            start(dest_offset, dest_length)
-            lefts = [
-                Stream(s.element, s.offset, source_offset, 2 * s.element.bytes if inner == 1 else None)
-                for s in level_sources
-            ]
-            rights = [replace(left, offset=left.offset + inner * left.element.bytes) for left in lefts]
-            outs = [Stream(d.element, d.offset, dest_offset) for d in level_dests]
-            if inner == 1:
-                _combine(cg, op, lefts, rights, outs, pairs)
-                if odd:
-                    asm.add_immediate(source_offset, source_offset, 2 * pairs)
-                    asm.add_immediate(dest_offset, dest_offset, pairs)
-            else:
-                with asm.ints(1) as (pair,):
-                    asm.li(pair, pairs)
-                    pair_loop = asm.new_label("pair")
-                    asm.place(pair_loop)
-                    _combine(cg, op, lefts, rights, outs, inner)
-                    asm.add_immediate(source_offset, source_offset, 2 * inner)
-                    asm.add_immediate(dest_offset, dest_offset, inner)
-                    asm.emit("addi", pair, pair, -1)
-                    asm.emit("bnez", pair, pair_loop)
-            if odd:
-                copy(level_sources, level_dests)
-            level_sources, source_length, count, level = level_dests, dest_length, pairs + odd, level + 1
-        asm.emit("addi", position_index, position_index, 1)
-        asm.emit("addi", position, position, -1)
-        asm.emit("bnez", position, head)
+            _tree_level(cg, op, level_sources, start(source_length), level_dests, start(dest_length), count, inner)
+            level_sources, source_length, count, level = level_dests, dest_length, (count + 1) // 2, level + 1
+        b.advance(position, 1)
+
+
+def _tree_level(
+    cg: KernelEmitter, op: tile.ReduceOp, froms: Sequence[Tile | Scalar], source: Var,
+    tos: Sequence[Tile | Scalar], dest: Var, count: int, inner: int,
+) -> None:  # fmt: skip
+    """One level of `_tree_reduce` at one position: `count` slices, neighbours combined.
+
+    The slices of `froms` from element `source` on combine into those of
+    `tos` from element `dest` on.  With inner > 1 a slice pair is one
+    elementwise program over `inner` lanes, in a loop over the pairs; with
+    inner == 1 the pairs are the lanes, read at a stride of two elements.
+    """
+    b = cg.b
+    pairs, odd = divmod(count, 2)
+    every = 2 if inner == 1 else 1
+
+    def combine_pairs(lanes: int) -> None:
+        lefts, rights = _streams(froms, source, every=every), _streams(froms, source, inner, every)
+        _combine(cg, op, lefts, rights, _streams(tos, dest), lanes)
+
+    if inner == 1:
+        combine_pairs(pairs)
+        if odd:  # on to the odd slice
+            b.advance(source, 2 * pairs)
+            b.advance(dest, pairs)
+    else:
+        with _repeat(b, pairs):
+            combine_pairs(inner)
+            b.advance(source, 2 * inner)
+            b.advance(dest, inner)
+    if odd:
+        _copy(cg, op, _streams(froms, source), _streams(tos, dest), inner)
+
+
+def _streams(places: Sequence[Tile | Scalar], base: Var, skip: int = 0, every: int = 1) -> list[Stream]:
+    """Each place's elements from element `base` + `skip` on, `every` elements apart."""
+    return [
+        Stream(p.element, p.offset + skip * p.element.bytes, base.value, every * p.element.bytes if every > 1 else None)
+        for p in places
+    ]
 
 
 def _slices(shape: Sequence[int], axis: int) -> tuple[int, int, int]:
@@ -467,7 +446,7 @@ def _copy(
 ) -> None:
     """`count` elements of each stream of `froms` to its twin in `tos`: a program of no ops."""
     _, news, _, _ = _combiner_parts(op)
-    emit_elementwise(cg.asm, ElementwiseProgram([], dict(zip(news, froms)), list(zip(news, tos)), count, op))
+    emit_elementwise(cg.b, ElementwiseProgram([], dict(zip(news, froms)), list(zip(news, tos)), count, op))
 
 
 def _combine(
@@ -476,11 +455,10 @@ def _combine(
 ) -> None:  # fmt: skip
     """outs = the combiner of lefts (the accumulated values) and rights (the new ones), `count` elements."""
     accumulators, news, body, yielded = _combiner_parts(op)
-    captured = cg.captured(body, op.combiner.block)
-    inputs: dict[SSAValue, Stream | Scalar | Constant] = captured  # type: ignore[assignment]
+    inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, op.combiner.block)  # type: ignore[assignment]
     for accumulator, new, left, right in zip(accumulators, news, lefts, rights):
         inputs[accumulator], inputs[new] = left, right  # operand by operand: the programs' load order
-    emit_elementwise(cg.asm, ElementwiseProgram(body, inputs, list(zip(yielded.operands, outs)), count, op))
+    emit_elementwise(cg.b, ElementwiseProgram(body, inputs, list(zip(yielded.operands, outs)), count, op))
 
 
 def _combiner_parts(
@@ -523,73 +501,48 @@ def emit_matmul(cg: KernelEmitter, op: tile.MatmulOp) -> None:
     operand_size = operand.bytes
     dest = cg.new_place(op.result, op)
     batch, rows, columns, depth = op.dims()
-    asm, bits, size = cg.asm, element.bits, element.bytes
-    with asm.ints(6) as (lhs_row, acc_row, dest_row, column, rhs_pointer, lhs_pointer):
-        asm.scratch_address(lhs_row, lhs.offset)
-        asm.scratch_address(acc_row, acc.offset)
-        asm.scratch_address(dest_row, dest.offset)
-        shape = (batch, rows, 1)
-        with asm.ints(1) as (rhs_batch,):
-            asm.scratch_address(rhs_batch, rhs.offset)
-            cursors = [
-                Cursor(lhs_row, [rows * depth * operand_size, depth * operand_size, 0]),
-                Cursor(acc_row, [rows * columns * size, columns * size, 0]),
-                Cursor(dest_row, [rows * columns * size, columns * size, 0]),
-                Cursor(rhs_batch, [depth * columns * operand_size, 0, 0]),
-            ]
+    b, bits, size = cg.b, element.bits, element.bytes
+    cursors = [
+        Cursor(b.scratch_address(lhs.offset), [rows * depth * operand_size, depth * operand_size, 0]),
+        Cursor(b.scratch_address(acc.offset), [rows * columns * size, columns * size, 0]),
+        Cursor(b.scratch_address(dest.offset), [rows * columns * size, columns * size, 0]),
+        Cursor(b.scratch_address(rhs.offset), [depth * columns * operand_size, 0, 0]),
+    ]
+    rhs_row_bytes = columns * operand_size
 
-            def row(addresses: list[str], valid: str | None) -> None:
-                a_row, c_row, d_row, b_base = addresses
-                with asm.ints(3) as (acc_pointer, dest_pointer, k):
-                    asm.emit("mv", acc_pointer, c_row)
-                    asm.emit("mv", dest_pointer, d_row)
-                    asm.li(column, 0)
-                    with StripLoop.over(asm, columns, bits, 64) as strip:
-                        asm.emit(f"vle{bits}.v", "v8", f"({acc_pointer})")
-                        asm.emit("slli", rhs_pointer, column, operand.log2_bytes)
-                        asm.emit("add", rhs_pointer, rhs_pointer, b_base)
-                        asm.emit("mv", lhs_pointer, a_row)
-                        asm.li(k, depth)
-                        inner = asm.new_label("k")
-                        asm.place(inner)
-                        if floats:
-                            _multiply_accumulate_floats(asm, bits, lhs_pointer, rhs_pointer)
-                        else:
-                            _multiply_accumulate_integers(asm, operand.bits, bits, lhs_pointer, rhs_pointer)
-                        asm.emit("addi", lhs_pointer, lhs_pointer, operand_size)
-                        asm.add_immediate(rhs_pointer, rhs_pointer, columns * operand_size)
-                        asm.emit("addi", k, k, -1)
-                        asm.emit("bnez", k, inner)
-                        asm.emit(f"vse{bits}.v", "v8", f"({dest_pointer})")
-                        asm.emit("add", column, column, strip.vl)
-                        strip.advance(acc_pointer, size)
-                        strip.advance(dest_pointer, size)
+    def row(addresses: list[SSAValue], valid: SSAValue | None) -> None:
+        a_row, c_row, d_row, b_base = addresses
+        acc_pointer, dest_pointer = b.var(c_row), b.var(d_row)
+        column = b.var(0)
+        with StripLoop.over(b, columns, bits) as strip:
+            total = b.var(b.vector(rvv.UNIT_STRIDE_LOADS[bits](acc_pointer.value, result_type=_vector())))
+            rhs_pointer = b.var(b.add(b.slli(column, operand.log2_bytes), b_base))
+            lhs_pointer = b.var(a_row)
+            with _repeat(b, depth):
+                if floats:
+                    scalar = b.emit((riscv.FLwOp if bits == 32 else riscv.FLdOp)(lhs_pointer.value, 0, rd=FloatRegisterType.unallocated()))
+                    strip_row = b.vector(rvv.UNIT_STRIDE_LOADS[bits](rhs_pointer.value, result_type=_vector()))
+                    total.set(b.vector(rvv.VfmaccVfOp(total.value, scalar, strip_row)))
+                else:
+                    scalar = b.load_scalar(0, operand, lhs_pointer.value)
+                    strip_row = _narrow_row(b, strip, rhs_pointer.value, operand.bits, bits)
+                    total.set(b.vector(rvv.VmaccVxOp(total.value, scalar, strip_row)))
+                b.advance(lhs_pointer, operand_size)
+                b.advance(rhs_pointer, rhs_row_bytes)
+            b.insert(rvv.UNIT_STRIDE_STORES[bits](total.value, dest_pointer.value))
+            column.set(b.add(column, strip.vl))
+            strip.advance(acc_pointer, size)
+            strip.advance(dest_pointer, size)
 
-            for_each_row(asm, shape, cursors, row)
+    for_each_row(b, (batch, rows, 1), cursors, row)
 
 
-def _multiply_accumulate_floats(asm: AsmWriter, bits: int, lhs_pointer: str, rhs_pointer: str) -> None:
-    """v8 += lhs element * rhs row strip (e{bits}, m8)."""
-    with asm.floats(1) as (a_value,):
-        asm.emit("flw" if bits == 32 else "fld", a_value, f"0({lhs_pointer})")
-        asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
-        asm.emit("vfmacc.vf", "v8", a_value, "v16")
-
-
-def _multiply_accumulate_integers(
-    asm: AsmWriter, operand_bits: int, bits: int, lhs_pointer: str, rhs_pointer: str
-) -> None:
-    """v8 += lhs element * rhs row strip, both sign-extended from `operand_bits` to e{bits}."""
-    load = {8: "lb", 16: "lh", 32: "lw", 64: "ld"}[operand_bits]
-    with asm.ints(1) as (a_value,):
-        asm.emit(load, a_value, f"0({lhs_pointer})")
-        if operand_bits == bits:
-            asm.emit(f"vle{bits}.v", "v16", f"({rhs_pointer})")
-        else:
-            # The narrow row at the same vl: LMUL shrinks with the element width.
-            ratio = bits // operand_bits
-            asm.emit("vsetvli", "zero", "zero", f"e{operand_bits}", lmul_name(64 // ratio), "ta", "mu")
-            asm.emit(f"vle{operand_bits}.v", "v24", f"({rhs_pointer})")
-            asm.emit("vsetvli", "zero", "zero", f"e{bits}", "m8", "ta", "mu")
-            asm.emit(f"vsext.vf{ratio}", "v16", "v24")
-        asm.emit("vmacc.vx", "v8", a_value, "v16")
+def _narrow_row(b: Builder, strip: StripLoop, pointer: SSAValue, operand_bits: int, bits: int) -> SSAValue:
+    """A row strip of `operand_bits` integers at `pointer`, sign-extended to `bits`."""
+    if operand_bits == bits:
+        return b.vector(rvv.UNIT_STRIDE_LOADS[bits](pointer, result_type=_vector()))
+    strip.sew(operand_bits)  # the narrow row at the same vl: LMUL shrinks with the element width
+    narrow = b.vector(rvv.UNIT_STRIDE_LOADS[operand_bits](pointer, result_type=_vector()))
+    strip.sew(bits)
+    extend = {2: rvv.VsextVf2Op, 4: rvv.VsextVf4Op, 8: rvv.VsextVf8Op}[bits // operand_bits]
+    return b.vector(extend(narrow, result_type=_vector()))

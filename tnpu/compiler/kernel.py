@@ -3,7 +3,7 @@
     kernel = compile_ttir(ttir_text)             # or an imported module
     kernel = Kernel.from_tile(tile_text)         # or from tile IR a Kernel printed earlier
     kernel.tile                                  # tile IR after tnpu-to-tile
-    kernel.rvv.assembly, kernel.rvv.elf          # the RISC-V target
+    kernel.rvv.ir, kernel.rvv.assembly, kernel.rvv.elf   # the RISC-V target
     kernel.timer(load_npu_config("tpuv3")).time(Launch(grid, arguments)).cycles
 
 `Kernel` lowers its TTIR with `tnpu-to-tile` on first use of `tile`, once;
@@ -30,7 +30,7 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.backend_riscv.codegen import CompiledKernel, compile_module
+from tnpu.backend_riscv.codegen import CompiledKernel, compile_kernel, lower_kernel
 from tnpu.backend_riscv.launch import KernelSpec, LaunchResult, build_elf, launch
 from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
 from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
@@ -129,9 +129,9 @@ class Kernel:
 
     def _compile_rvv(self) -> RvvKernel:
         module = self._transformed(self.tile, RVV_STEPS)
-        with compiling("backend_riscv"):
-            (code,) = compile_module(find_tile_kernel(module, self.name))
-        return RvvKernel(module, code)
+        kernel = find_tile_kernel(module, self.name)
+        lowered = lower_kernel(kernel)
+        return RvvKernel(module, lowered, compile_kernel(kernel, lowered))
 
     def _timer(self, npu: NPUConfig) -> KernelTimer:
         kernel = find_tile_kernel(self.npu_tile(npu), self.name)
@@ -165,10 +165,12 @@ class Kernel:
 
 
 class RvvKernel:
-    """A kernel compiled for RISC-V: its tile IR after `RVV_STEPS`, its code and its ELF."""
+    """A kernel compiled for RISC-V: its tile IR after `RVV_STEPS`, its RISC-V IR, its code, its ELF."""
 
-    def __init__(self, tile: ModuleOp, code: CompiledKernel):
+    def __init__(self, tile: ModuleOp, ir: ModuleOp, code: CompiledKernel):
         self.tile = tile
+        self.ir = ir
+        """The RISC-V IR after tile-to-rvv, before allocation (what `-p tnpu-to-rvv` prints)."""
         self.code = code
         """The assembly and what a launch must know: argument C types, written buffers."""
 

@@ -1,4 +1,4 @@
-"""`tnpu-to-rvv`: TTIR to the tile IR the RISC-V backend compiles."""
+"""`tnpu-to-rvv`: TTIR to the RISC-V IR (`rvv` and xDSL's `riscv` dialects), before allocation."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from tnpu.backend_riscv.target import NATIVE_MATH
+from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass
 from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
@@ -24,16 +25,18 @@ divisions as RVV's truncating ones."""
 
 @dataclass(frozen=True)
 class TnpuToRvvPipeline(ModulePass):
-    """TTIR to tile IR for RISC-V: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
-    expand-integer-division.
+    """TTIR to RISC-V IR: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
+    expand-integer-division, tile-to-rvv.
 
-    `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the code `tnpu run --exec qemu`
-    runs; the compile API applies the same steps (`RVV_STEPS`) to its tile IR.
-    Refuses what its steps refuse: a kernel tnpu-to-tile cannot lower, a
-    math op RVV lacks that expand-math cannot expand.
+    Its registers are not allocated yet: `-p tnpu-to-rvv,rvv-allocate-registers`
+    shows them allocated, and `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the
+    code `tnpu run --exec qemu` runs.  The compile API applies the same tile
+    steps (`RVV_STEPS`) to its tile IR, then `tile-to-rvv`.  Refuses what
+    its steps refuse: a kernel tnpu-to-tile cannot lower, a math op RVV
+    lacks that expand-math cannot expand, an op tile-to-rvv cannot lower.
     """
 
     name = "tnpu-to-rvv"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_passes(ctx, op, (TnpuToTilePipeline(), *RVV_STEPS))
+        apply_passes(ctx, op, (TnpuToTilePipeline(), *RVV_STEPS, TileToRvvPass()))

@@ -3,19 +3,19 @@
 // RUN: tnpu-opt %corpus/inductor/softmax__triton_per_fused__softmax_0/kernel.ttir -p tnpu-to-rvv -t tnpu-riscv-asm | filecheck %s --check-prefix=ASM
 
 // After tnpu-to-tile, the RISC-V target's steps: f16 arithmetic computed in
-// f32 and rounded back once per op (widen-half-floats); sqrt, which RVV
-// executes, stays; exp, which it lacks, becomes arith code (expand-math).
+// f32 and rounded back once per op (widen-half-floats: f16 widened on the
+// bits with vzext and rounded back with vnsrl); sqrt, which RVV executes,
+// stays; exp, which it lacks, becomes arith code (expand-math); then
+// tile-to-rvv: a function of RISC-V ops, its registers not yet allocated.
 
-// CHECK-LABEL: tile.kernel @half(%x: !tile.buffer<f16>, %out: !tile.buffer<f16>)
-// CHECK:         ^bb0(%[[X:.*]]: f16):
-// CHECK-NEXT:      %[[A:.*]] = arith.extf %[[X]] : f16 to f32
-// CHECK-NEXT:      %[[B:.*]] = arith.extf %[[X]] : f16 to f32
-// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : f32
-// CHECK-NEXT:      %[[SUM16:.*]] = arith.truncf %[[SUM]] : f32 to f16
-// CHECK-NEXT:      %[[WIDE:.*]] = arith.extf %[[SUM16]] : f16 to f32
-// CHECK-NEXT:      %[[ROOT:.*]] = math.sqrt %[[WIDE]] : f32
-// CHECK-NOT:       math.exp
-// CHECK:           tile.yield %{{.*}} : f16
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_half(%{{.*}}: !riscv.reg<a0>, %{{.*}}: !riscv.reg<a1>,
+// CHECK:         riscv.comment {comment = "tile.map"}
+// CHECK:         rvv.vzext.vf2
+// CHECK:         rvv.vfadd.vv
+// CHECK:         rvv.vnsrl.wi
+// CHECK:         rvv.vfsqrt.v
+// CHECK-NOT:     !riscv.reg<t
+// CHECK:         riscv_func.return
 tt.func @half(%x: !tt.ptr<f16>, %out: !tt.ptr<f16>) {
   %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %xs = tt.splat %x : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>
@@ -31,14 +31,14 @@ tt.func @half(%x: !tt.ptr<f16>, %out: !tt.ptr<f16>) {
 }
 
 // Inductor's softmax: its libdevice exp is expanded (RVV has no exp), the
-// reductions and the DMA are tnpu-to-tile's.
+// reductions and the DMA are tnpu-to-tile's; tile-to-rvv lowers each tile op.
 
-// SOFTMAX-LABEL: tile.kernel @triton_per_fused__softmax_0
-// SOFTMAX:         tile.load %in_ptr0
-// SOFTMAX:         tile.reduce
-// SOFTMAX-NOT:     math.
-// SOFTMAX:         tile.store %{{.*}}, %in_out_ptr0
-// SOFTMAX-NEXT:    tile.return
+// SOFTMAX-LABEL: riscv_func.func public @tnpu_kernel_triton_per_fused__softmax_0
+// SOFTMAX:         riscv.comment {comment = "tile.load"}
+// SOFTMAX:         riscv.comment {comment = "tile.reduce"}
+// SOFTMAX:         rvv.vfredosum.vs
+// SOFTMAX:         riscv.comment {comment = "tile.store"}
+// SOFTMAX:         riscv_func.return
 
 // ASM:      .globl tnpu_kernel_triton_per_fused__softmax_0
 // ASM:      tnpu_kernel_triton_per_fused__softmax_0:

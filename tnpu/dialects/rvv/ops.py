@@ -187,67 +187,41 @@ class _BinaryBase(RvvInstruction, ABC):
         _verify_mask_in_v0(self, mask)
 
 
-class VectorVectorOp(_BinaryBase, ABC):
+class _VectorScalarBase(_BinaryBase, ABC):
+    """The fields after `lhs` and `rhs`, which each format declares (IRDL orders a
+    subclass's fields before its bases')."""
+
+    mask = opt_operand_def(MaskRegisterType)
+    passthru = opt_operand_def(VectorRegisterType)
+    rd = result_def(VectorRegisterType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "$lhs `,` $rhs (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
+        "`:` `(` type($lhs) `,` type($rhs) `)` `->` type($rd)"
+    )
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, *, result_type: Attribute,
+                 mask: SSAValue | None = None, passthru: SSAValue | None = None):  # fmt: skip
+        super().__init__(operands=[lhs, rhs, mask, passthru], result_types=[result_type])
+
+    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
+        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+
+
+class VectorVectorOp(_VectorScalarBase, ABC):
     lhs = operand_def(VectorRegisterType)
     rhs = operand_def(VectorRegisterType)
-    mask = opt_operand_def(MaskRegisterType)
-    passthru = opt_operand_def(VectorRegisterType)
-    rd = result_def(VectorRegisterType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    assembly_format = (
-        "$lhs `,` $rhs (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
-        "`:` `(` type($lhs) `,` type($rhs) `)` `->` type($rd)"
-    )
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue, *, result_type: Attribute,
-                 mask: SSAValue | None = None, passthru: SSAValue | None = None):  # fmt: skip
-        super().__init__(operands=[lhs, rhs, mask, passthru], result_types=[result_type])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)
 
 
-class VectorIntOp(_BinaryBase, ABC):
+class VectorIntOp(_VectorScalarBase, ABC):
     lhs = operand_def(VectorRegisterType)
     rhs = operand_def(IntRegisterType)
-    mask = opt_operand_def(MaskRegisterType)
-    passthru = opt_operand_def(VectorRegisterType)
-    rd = result_def(VectorRegisterType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    assembly_format = (
-        "$lhs `,` $rhs (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
-        "`:` `(` type($lhs) `,` type($rhs) `)` `->` type($rd)"
-    )
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue, *, result_type: Attribute,
-                 mask: SSAValue | None = None, passthru: SSAValue | None = None):  # fmt: skip
-        super().__init__(operands=[lhs, rhs, mask, passthru], result_types=[result_type])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)
 
 
-class VectorFloatOp(_BinaryBase, ABC):
+class VectorFloatOp(_VectorScalarBase, ABC):
     lhs = operand_def(VectorRegisterType)
     rhs = operand_def(FloatRegisterType)
-    mask = opt_operand_def(MaskRegisterType)
-    passthru = opt_operand_def(VectorRegisterType)
-    rd = result_def(VectorRegisterType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    assembly_format = (
-        "$lhs `,` $rhs (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
-        "`:` `(` type($lhs) `,` type($rhs) `)` `->` type($rd)"
-    )
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue, *, result_type: Attribute,
-                 mask: SSAValue | None = None, passthru: SSAValue | None = None):  # fmt: skip
-        super().__init__(operands=[lhs, rhs, mask, passthru], result_types=[result_type])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)
 
 
 class VectorImmediateOp(_BinaryBase, ABC):
@@ -623,30 +597,29 @@ class MergeOp(RvvInstruction, ABC):
         return self.rd, self.on_false, on_true, "v0"  # type: ignore[attr-defined]
 
 
+class _MergeRegisterOp(MergeOp, ABC):
+    """The fields after `on_false` and `on_true`, which each form declares."""
+
+    mask = operand_def(MaskRegisterType)
+    rd = result_def(VectorRegisterType)
+    assembly_format = "$on_false `,` $on_true `,` $mask attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, on_false: SSAValue, on_true: SSAValue, mask: SSAValue, *, result_type: Attribute):
+        super().__init__(operands=[on_false, on_true, mask], result_types=[result_type])
+
+
 @irdl_op_definition
-class VmergeVvmOp(MergeOp):
+class VmergeVvmOp(_MergeRegisterOp):
     name = "rvv.vmerge.vvm"
     on_false = operand_def(VectorRegisterType)
     on_true = operand_def(VectorRegisterType)
-    mask = operand_def(MaskRegisterType)
-    rd = result_def(VectorRegisterType)
-    assembly_format = "$on_false `,` $on_true `,` $mask attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, on_false: SSAValue, on_true: SSAValue, mask: SSAValue, *, result_type: Attribute):
-        super().__init__(operands=[on_false, on_true, mask], result_types=[result_type])
 
 
 @irdl_op_definition
-class VmergeVxmOp(MergeOp):
+class VmergeVxmOp(_MergeRegisterOp):
     name = "rvv.vmerge.vxm"
     on_false = operand_def(VectorRegisterType)
     on_true = operand_def(IntRegisterType)
-    mask = operand_def(MaskRegisterType)
-    rd = result_def(VectorRegisterType)
-    assembly_format = "$on_false `,` $on_true `,` $mask attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, on_false: SSAValue, on_true: SSAValue, mask: SSAValue, *, result_type: Attribute):
-        super().__init__(operands=[on_false, on_true, mask], result_types=[result_type])
 
 
 @irdl_op_definition
@@ -708,52 +681,42 @@ class UnitStrideLoadOp(_MemoryOp, ABC):
         return self.rd, self._address(), *_masked_suffix(self.mask)
 
 
-class StridedLoadOp(_MemoryOp, ABC):
-    """vd := `vl` elements from base, `stride` bytes apart."""
+class _SecondAddressLoadOp(_MemoryOp, ABC):
+    """vd := elements from base and `index` (a stride register or a vector of offsets);
+    the format declares `base` and `index` (IRDL orders a subclass's fields first)."""
 
-    base = operand_def(IntRegisterType)
-    stride = operand_def(IntRegisterType)
     mask = opt_operand_def(MaskRegisterType)
     passthru = opt_operand_def(VectorRegisterType)
     rd = result_def(VectorRegisterType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryReadEffect())
     assembly_format = (
-        "$base `,` $stride (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
-        "`:` `(` type($base) `,` type($stride) `)` `->` type($rd)"
+        "$base `,` $index (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
+        "`:` `(` type($base) `,` type($index) `)` `->` type($rd)"
     )
 
-    def __init__(self, base: SSAValue, stride: SSAValue, *, result_type: Attribute,
+    def __init__(self, base: SSAValue, index: SSAValue, *, result_type: Attribute,
                  mask: SSAValue | None = None, passthru: SSAValue | None = None):  # fmt: skip
-        super().__init__(operands=[base, stride, mask, passthru], result_types=[result_type])
+        super().__init__(operands=[base, index, mask, passthru], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self._address(), self.stride, *_masked_suffix(self.mask)
+        return self.rd, self._address(), self.index, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+
+
+class StridedLoadOp(_SecondAddressLoadOp, ABC):
+    """vd := `vl` elements from base, `index` (a register) bytes apart."""
+
+    base = operand_def(IntRegisterType)
+    index = operand_def(IntRegisterType)
 
 
 @irdl_op_definition
-class Vluxei64VOp(_MemoryOp):
-    """vd[i] := the element at base + offsets[i] (64-bit byte offsets)."""
+class Vluxei64VOp(_SecondAddressLoadOp):
+    """vd[i] := the element at base + index[i] (64-bit byte offsets)."""
 
     name = "rvv.vluxei64.v"
     base = operand_def(IntRegisterType)
-    offsets = operand_def(VectorRegisterType)
-    mask = opt_operand_def(MaskRegisterType)
-    passthru = opt_operand_def(VectorRegisterType)
-    rd = result_def(VectorRegisterType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(MemoryReadEffect())
-    assembly_format = (
-        "$base `,` $offsets (`masked` `(` $mask^ `:` type($mask) `,` $passthru `:` type($passthru) `)`)? attr-dict "
-        "`:` `(` type($base) `,` type($offsets) `)` `->` type($rd)"
-    )
-
-    def __init__(self, base: SSAValue, offsets: SSAValue, *, result_type: Attribute,
-                 mask: SSAValue | None = None, passthru: SSAValue | None = None):  # fmt: skip
-        super().__init__(operands=[base, offsets, mask, passthru], result_types=[result_type])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self._address(), self.offsets, *_masked_suffix(self.mask)
+    index = operand_def(VectorRegisterType)
 
 
 class UnitStrideStoreOp(_MemoryOp, ABC):
@@ -773,48 +736,40 @@ class UnitStrideStoreOp(_MemoryOp, ABC):
         return self.value, self._address(), *_masked_suffix(self.mask)
 
 
-class StridedStoreOp(_MemoryOp, ABC):
-    """`vl` elements of value to base, `stride` bytes apart."""
+class _SecondAddressStoreOp(_MemoryOp, ABC):
+    """`vl` elements of value to base and `index` (a stride register or a vector of offsets)."""
 
-    value = operand_def(VectorRegisterType)
-    base = operand_def(IntRegisterType)
-    stride = operand_def(IntRegisterType)
     mask = opt_operand_def(MaskRegisterType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(MemoryWriteEffect())
     assembly_format = (
-        "$value `,` $base `,` $stride (`masked` $mask^ `:` type($mask))? attr-dict "
-        "`:` type($value) `,` type($base) `,` type($stride)"
+        "$value `,` $base `,` $index (`masked` $mask^ `:` type($mask))? attr-dict "
+        "`:` type($value) `,` type($base) `,` type($index)"
     )
 
-    def __init__(self, value: SSAValue, base: SSAValue, stride: SSAValue, *, mask: SSAValue | None = None):
-        super().__init__(operands=[value, base, stride, mask])
+    def __init__(self, value: SSAValue, base: SSAValue, index: SSAValue, *, mask: SSAValue | None = None):
+        super().__init__(operands=[value, base, index, mask])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.value, self._address(), self.stride, *_masked_suffix(self.mask)
+        return self.value, self._address(), self.index, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+
+
+class StridedStoreOp(_SecondAddressStoreOp, ABC):
+    """`vl` elements of value to base, `index` (a register) bytes apart."""
+
+    value = operand_def(VectorRegisterType)
+    base = operand_def(IntRegisterType)
+    index = operand_def(IntRegisterType)
 
 
 @irdl_op_definition
-class Vsoxei64VOp(_MemoryOp):
-    """value[i] to base + offsets[i], in element order (the last write to a place wins)."""
+class Vsoxei64VOp(_SecondAddressStoreOp):
+    """value[i] to base + index[i], in element order (the last write to a place wins)."""
 
     name = "rvv.vsoxei64.v"
     value = operand_def(VectorRegisterType)
     base = operand_def(IntRegisterType)
-    offsets = operand_def(VectorRegisterType)
-    mask = opt_operand_def(MaskRegisterType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(MemoryWriteEffect())
-    assembly_format = (
-        "$value `,` $base `,` $offsets (`masked` $mask^ `:` type($mask))? attr-dict "
-        "`:` type($value) `,` type($base) `,` type($offsets)"
-    )
-
-    def __init__(self, value: SSAValue, base: SSAValue, offsets: SSAValue, *, mask: SSAValue | None = None):
-        super().__init__(operands=[value, base, offsets, mask])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.value, self._address(), self.offsets, *_masked_suffix(self.mask)
+    index = operand_def(VectorRegisterType)
 
 
 def _memory(kind: type[_MemoryOp], stem: str, eew: int) -> type[_MemoryOp]:

@@ -111,30 +111,15 @@ class LoadReservedOp(RvvInstruction):
         return self.rd, f"({register_name(self.address)})"
 
 
-class StoreConditionalOp(RvvInstruction):
-    """Store `value` at `address` if the reservation holds; rd := 0 if it did."""
-
-    address = operand_def(IntRegisterType)
-    value = operand_def(IntRegisterType)
-    rd = result_def(IntRegisterType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    assembly_format = "$value `,` $address attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, address: SSAValue, value: SSAValue):
-        super().__init__(operands=[address, value], result_types=[IntRegisterType.unallocated()])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.value, f"({register_name(self.address)})"
-
-
 LOAD_RESERVED = {
     width: irdl_op_definition(type(f"lr.{width}", (LoadReservedOp,), {"name": f"rvx.lr.{width}"}))
     for width in ("w", "d")
 }
 STORE_CONDITIONAL = {
-    width: irdl_op_definition(type(f"sc.{width}", (StoreConditionalOp,), {"name": f"rvx.sc.{width}"}))
+    width: irdl_op_definition(type(f"sc.{width}", (AtomicMemoryOp,), {"name": f"rvx.sc.{width}"}))
     for width in ("w", "d")
 }
+"""`sc`: `value` to `address` if the reservation holds; rd := 0 if it did (an AMO's operands)."""
 
 
 # -- other scalar instructions --------------------------------------------------------

@@ -1,4 +1,4 @@
-// RUN: tnpu-opt %s --split-input-file -t tnpu-riscv-asm | filecheck %s
+// RUN: tnpu-opt %s --split-input-file -p tile-to-rvv -t tnpu-riscv-asm | filecheck %s
 
 // A float sum along the last axis is an ordered reduction chained across
 // strips (the same bits at every VLEN), started from -0.0.
@@ -25,23 +25,43 @@ tile.kernel @row_sum(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
 // Any other reduction combines neighbours pairwise, level by level, as
 // Triton's GPU code and the interpreters do.  Along the only axis the pairs
 // of a level are the lanes (64 elements: 32, 16, ..., 1 of them), read at a
-// stride of two elements; the combiner region is an elementwise program.
+// stride of two elements (8 bytes); the combiner region is an elementwise
+// program, a strip loop over a level's pairs.  The last pair is one element,
+// read where it is.
 // CHECK-LABEL: tnpu_kernel_argmax:
 // CHECK:         # tile.reduce
-// CHECK:       .Largmax_tree{{[0-9]+}}:
-// CHECK:         li [[PAIR_STRIDE:[a-z0-9]+]], 8{{$}}
+// CHECK:       [[POSITION:.Ltnpu_kernel_argmax_loop[0-9]+]]:
+// CHECK:         li [[STRIDE:[a-z0-9]+]], 8{{$}}
 // CHECK:         li {{[a-z0-9]+}}, 32{{$}}
-// CHECK:         vlse32.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[PAIR_STRIDE]]
-// CHECK:         vmflt.vv
+// CHECK-NEXT:  .Ltnpu_kernel_argmax_loop{{[0-9]+}}:
+// CHECK-NEXT:    vsetvli
+// CHECK-NEXT:    vlse32.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[STRIDE]]
+// CHECK-NEXT:    vlse32.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[STRIDE]]
+// CHECK-NEXT:    vmflt.vv
 // CHECK:         vmerge.vvm
+// CHECK:         li [[STRIDE:[a-z0-9]+]], 8{{$}}
 // CHECK:         li {{[a-z0-9]+}}, 16{{$}}
-// CHECK:         vmflt.vv
+// CHECK-NEXT:  .Ltnpu_kernel_argmax_loop{{[0-9]+}}:
+// CHECK-NEXT:    vsetvli
+// CHECK-NEXT:    vlse32.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[STRIDE]]
+// CHECK:         li [[STRIDE:[a-z0-9]+]], 8{{$}}
 // CHECK:         li {{[a-z0-9]+}}, 8{{$}}
+// CHECK-NEXT:  .Ltnpu_kernel_argmax_loop{{[0-9]+}}:
+// CHECK:         li [[STRIDE:[a-z0-9]+]], 8{{$}}
 // CHECK:         li {{[a-z0-9]+}}, 4{{$}}
+// CHECK-NEXT:  .Ltnpu_kernel_argmax_loop{{[0-9]+}}:
+// CHECK:         li [[STRIDE:[a-z0-9]+]], 8{{$}}
 // CHECK:         li {{[a-z0-9]+}}, 2{{$}}
+// CHECK-NEXT:  .Ltnpu_kernel_argmax_loop{{[0-9]+}}:
 // CHECK:         li {{[a-z0-9]+}}, 1{{$}}
-// CHECK:         vmflt.vv
-// CHECK:         bnez {{[a-z0-9]+}}, .Largmax_tree
+// CHECK-NEXT:    mul
+// CHECK-NEXT:    li {{[a-z0-9]+}}, 1{{$}}
+// CHECK-NEXT:  .Ltnpu_kernel_argmax_loop{{[0-9]+}}:
+// CHECK-NEXT:    vsetvli
+// CHECK:         vle32.v
+// CHECK:         vle32.v
+// CHECK-NEXT:    vmflt.vv
+// CHECK:         bnez {{[a-z0-9]+}}, [[POSITION]]
 tile.kernel @argmax(%x: !tile.buffer<f32>, %out: !tile.buffer<i32>) {
   %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<64xf32>
   %i = tile.iota {start = 0 : i32} : tensor<64xi32>
@@ -65,17 +85,17 @@ tile.kernel @argmax(%x: !tile.buffer<f32>, %out: !tile.buffer<i32>) {
 // CHECK-LABEL: tnpu_kernel_column_sum:
 // CHECK:         # tile.reduce
 // CHECK:         li [[PAIRS:[a-z0-9]+]], 2{{$}}
-// CHECK-NEXT:  [[PAIR:.Lcolumn_sum_pair[0-9]+]]:
+// CHECK-NEXT:  [[PAIR:.Ltnpu_kernel_column_sum_loop[0-9]+]]:
 // CHECK:         vfadd.vv
 // CHECK:         bnez [[PAIRS]], [[PAIR]]
 // CHECK-NOT:     vfadd.vv
 // CHECK:         vse32.v
 // CHECK:         li [[PAIRS1:[a-z0-9]+]], 1{{$}}
-// CHECK-NEXT:  [[PAIR1:.Lcolumn_sum_pair[0-9]+]]:
+// CHECK-NEXT:  [[PAIR1:.Ltnpu_kernel_column_sum_loop[0-9]+]]:
 // CHECK:         vfadd.vv
 // CHECK:         bnez [[PAIRS1]], [[PAIR1]]
 // CHECK:         li [[PAIRS2:[a-z0-9]+]], 1{{$}}
-// CHECK-NEXT:  [[PAIR2:.Lcolumn_sum_pair[0-9]+]]:
+// CHECK-NEXT:  [[PAIR2:.Ltnpu_kernel_column_sum_loop[0-9]+]]:
 // CHECK:         vfadd.vv
 // CHECK:         bnez [[PAIRS2]], [[PAIR2]]
 // CHECK:         # tile.store
@@ -127,10 +147,14 @@ tile.kernel @shapes(%x: !tile.buffer<f32>) {
 // accumulator row in registers.
 // CHECK-LABEL: tnpu_kernel_matmul:
 // CHECK:         # tile.matmul
-// CHECK:       .Lmatmul_k{{[0-9]+}}:
-// CHECK-NEXT:    flw [[A:f[a-z0-9]+]], 0({{[a-z0-9]+}})
+// CHECK:         flw [[A:f[a-z0-9]+]], 0({{[a-z0-9]+}})
 // CHECK-NEXT:    vle32.v [[B:v[0-9]+]], ({{[a-z0-9]+}})
 // CHECK-NEXT:    vfmacc.vf [[C:v[0-9]+]], [[A]], [[B]]
+// CHECK-NEXT:    addi
+// CHECK-NEXT:    addi
+// CHECK-NEXT:    addi
+// CHECK-NEXT:    bnez {{[a-z0-9]+}}, .Ltnpu_kernel_matmul_loop
+// CHECK-NEXT:    vse32.v [[C]]
 tile.kernel @matmul(%a: !tile.buffer<f32>, %b: !tile.buffer<f32>, %c: !tile.buffer<f32>) {
   %ta = tile.load %a[0] strides [16, 1] : !tile.buffer<f32> -> tensor<8x16xf32>
   %tb = tile.load %b[0] strides [8, 1] : !tile.buffer<f32> -> tensor<16x8xf32>
@@ -146,8 +170,7 @@ tile.kernel @matmul(%a: !tile.buffer<f32>, %b: !tile.buffer<f32>, %c: !tile.buff
 // int8 x int8 -> int32: the lhs element sign-extended by lb, the rhs row
 // loaded at e8 with a quarter of the LMUL (same vl) and sign-extended.
 // CHECK-LABEL: tnpu_kernel_int8_matmul:
-// CHECK:       .Lint8_matmul_k{{[0-9]+}}:
-// CHECK-NEXT:    lb [[A:[a-z0-9]+]], 0({{[a-z0-9]+}})
+// CHECK:         lb [[A:[a-z0-9]+]], 0({{[a-z0-9]+}})
 // CHECK-NEXT:    vsetvli zero, zero, e8, m2, ta, mu
 // CHECK-NEXT:    vle8.v [[NARROW:v[0-9]+]], ({{[a-z0-9]+}})
 // CHECK-NEXT:    vsetvli zero, zero, e32, m8, ta, mu
@@ -172,16 +195,16 @@ tile.kernel @int8_matmul(%a: !tile.buffer<i8>, %b: !tile.buffer<i8>, %c: !tile.b
 // CHECK:         # tile.take
 // CHECK:         li [[SIZE:[a-z0-9]+]], 8
 // CHECK-NEXT:    li [[SCALE:[a-z0-9]+]], 4
-// CHECK:         vle32.v v8, ([[INDICES:[a-z0-9]+]])
-// CHECK:         vsext.vf2 v16, v8
-// CHECK-NEXT:    vmsgeu.vx v0, v16, [[SIZE]]
-// CHECK-NEXT:    vfirst.m [[FIRST:[a-z0-9]+]], v0
-// CHECK-NEXT:    bgez [[FIRST]], [[OUTSIDE:.Ltake_rows_take_outside[0-9]+]]
-// CHECK-NEXT:    vmul.vx v16, v16, [[SCALE]]
-// CHECK:         vluxei64.v v8, ({{[a-z0-9]+}}), v16
-// CHECK:       [[OUTSIDE]]:
+// CHECK:         vle32.v [[NARROW:v[0-9]+]], ({{[a-z0-9]+}})
+// CHECK:         vsext.vf2 [[OFFSETS:v[0-9]+]], [[NARROW]]
+// CHECK-NEXT:    vmsgeu.vx [[OUTSIDE:v[0-9]+]], [[OFFSETS]], [[SIZE]]
+// CHECK-NEXT:    vfirst.m [[FIRST:[a-z0-9]+]], [[OUTSIDE]]
+// CHECK-NEXT:    bltz [[FIRST]], [[INSIDE:.Ltnpu_kernel_take_rows_endif[0-9]+]]
 // CHECK-NEXT:    lla a0, [[MESSAGE:.Ltake_rows_message[0-9]+]]
 // CHECK-NEXT:    call tnpu_assert_fail
+// CHECK-NEXT:  [[INSIDE]]:
+// CHECK-NEXT:    vmul.vx [[BYTES:v[0-9]+]], [[OFFSETS]], [[SCALE]]
+// CHECK:         vluxei64.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[BYTES]]
 // CHECK:       [[MESSAGE]]:
 // CHECK-NEXT:    .string "tile.take: an index outside the 8 elements of axis 1"
 tile.kernel @take_rows(%x: !tile.buffer<f32>, %i: !tile.buffer<i32>, %out: !tile.buffer<f32>) {

@@ -1,4 +1,4 @@
-// RUN: tnpu-opt %s --split-input-file -t tnpu-riscv-asm | filecheck %s
+// RUN: tnpu-opt %s --split-input-file -p tile-to-rvv -t tnpu-riscv-asm | filecheck %s
 
 // A bounded unit-stride load: columns [lo, hi) move with vle32, the rest
 // read the pad value.
@@ -24,7 +24,7 @@ tile.kernel @bounded(%x: !tile.buffer<f32>, %n: index) {
 // CHECK-LABEL: tnpu_kernel_masked_rows:
 // CHECK:         # tile.load
 // CHECK:         # tile.load
-// CHECK:       .Lmasked_rows_row{{[0-9]+}}:
+// CHECK:       .Ltnpu_kernel_masked_rows_loop{{[0-9]+}}:
 // CHECK:         vle8.v [[BYTES:v[0-9]+]]
 // CHECK-NEXT:    vmsne.vi v0, [[BYTES]], 0
 // CHECK:         vmv.v.x [[D:v[0-9]+]], {{[a-z0-9]+}}
@@ -59,8 +59,8 @@ tile.kernel @column(%x: !tile.buffer<f32>) {
 // CHECK-LABEL: tnpu_kernel_indexed:
 // CHECK:         # tile.gather
 // CHECK:         vsext.vf2 [[OFF:v[0-9]+]]
-// CHECK-NEXT:    vsll.vi [[OFF]], [[OFF]], 2
-// CHECK:         vluxei64.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[OFF]]
+// CHECK-NEXT:    vsll.vi [[BYTES:v[0-9]+]], [[OFF]], 2
+// CHECK:         vluxei64.v {{v[0-9]+}}, ({{[a-z0-9]+}}), [[BYTES]]
 // CHECK:         # tile.scatter
 // CHECK:         vsoxei64.v {{v[0-9]+}}, ({{[a-z0-9]+}}), {{v[0-9]+}}
 tile.kernel @indexed(%x: !tile.buffer<f32>, %i: !tile.buffer<i32>) {
@@ -91,18 +91,21 @@ tile.kernel @atomics(%x: !tile.buffer<f32>, %c: !tile.buffer<i64>, %v: f32) {
 
 // A 16-bit atomic (no AMO for it) computes its aligned word's new value from a
 // plain load, f16 add on the vector unit through f32, and swaps the word in
-// with LR/SC only if it still holds what was loaded.
+// with LR/SC only if it still holds what was loaded, else starts over.
 // CHECK-LABEL: tnpu_kernel_half_atomic:
-// CHECK:         andi [[WORD:[a-z0-9]+]], [[WORD]], -4
-// CHECK:       [[RETRY:\.L[a-z0-9_]+retry[0-9]+]]:
+// CHECK:         andi [[WORD:[a-z0-9]+]], {{[a-z0-9]+}}, -4
+// CHECK:       [[RETRY:\.L[a-z0-9_]+loop[0-9]+]]:
 // CHECK-NEXT:    lw [[SEEN:[a-z0-9]+]], 0([[WORD]])
-// CHECK:         vsetivli zero, 1, e16, m1, ta, mu
+// CHECK:         vsetivli zero, 1, e16, mf2, ta, mu
 // CHECK:         vfadd.vv
 // CHECK:         vmv.x.s
-// CHECK:         lr.w [[CURRENT:[a-z0-9]+]], ([[WORD]])
-// CHECK-NEXT:    bne [[CURRENT]], [[SEEN]], [[RETRY]]
+// CHECK:       [[SWAP:\.L[a-z0-9_]+loop[0-9]+]]:
+// CHECK-NEXT:    lr.w [[CURRENT:[a-z0-9]+]], ([[WORD]])
+// CHECK:         bne [[CURRENT]], [[SEEN]], [[CHANGED:\.L[a-z0-9_]+else[0-9]+]]
 // CHECK-NEXT:    sc.w [[FAILED:[a-z0-9]+]], {{[a-z0-9]+}}, ([[WORD]])
-// CHECK-NEXT:    bnez [[FAILED]], [[RETRY]]
+// CHECK:       [[CHANGED]]:
+// CHECK:         bnez [[FAILED]], [[SWAP]]
+// CHECK-NEXT:    bne [[CURRENT]], [[SEEN]], [[RETRY]]
 tile.kernel @half_atomic(%x: !tile.buffer<f16>, %v: f16) {
   %i = arith.constant 3 : i64
   %old = tile.atomic_rmw fadd %x[%i], %v : !tile.buffer<f16>, i64, f16

@@ -1,4 +1,4 @@
-// RUN: tnpu-opt %s --split-input-file --verify-diagnostics -t tnpu-riscv-asm | filecheck %s
+// RUN: tnpu-opt %s --split-input-file --verify-diagnostics -p tile-to-rvv | filecheck %s
 
 // A math function RVV lacks is refused, naming the op and the remedy.
 // CHECK: error: 'math.exp' op has no RVV lowering (run expand-math for math functions)
