@@ -98,6 +98,12 @@ def _expand_integer_division() -> type[ModulePass]:
     return ExpandIntegerDivisionPass
 
 
+def _recognise_combiners() -> type[ModulePass]:
+    from tnpu.passes.recognise_combiners import RecogniseCombinersPass
+
+    return RecogniseCombinersPass
+
+
 def _structure_early_return() -> type[ModulePass]:
     from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
@@ -169,6 +175,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "expand-math": _expand_math,
     "widen-half-floats": _widen_half_floats,
     "expand-integer-division": _expand_integer_division,
+    "recognise-combiners": _recognise_combiners,
 }
 
 
