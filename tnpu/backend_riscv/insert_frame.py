@@ -1,8 +1,8 @@
 """`rvv-insert-frame`: the stack frame of each allocated riscv_func.func.
 
 After `rvv-allocate-registers`, a function's frame holds its spill slots
-(`rvv.spill_slots` of 8 bytes, at the bottom: `sp + 8 k`), then `ra`, `s0`
-(the scratchpad base the kernel sets) and every other callee-saved
+(`rvv.spill_slots` of 8 bytes, at the bottom: `sp + 8 k`), then `ra` (if
+it calls), `s0` (the scratchpad base the kernel sets) and every other callee-saved
 register the allocation used, rounded up to 16 bytes.  The prologue moves
 `sp` down and saves them at the start of the body; each `riscv_func.return`
 restores them first.  An argument the caller passed on the stack is read
@@ -31,7 +31,7 @@ FRAME_SIZE = "rvv.frame_size"
 
 
 def saved_registers(func: riscv_func.FuncOp) -> list[IntRegisterType]:
-    """ra, s0 and the callee-saved registers `func` writes, in register order."""
+    """ra (if `func` calls), s0 and the callee-saved registers `func` writes, in register order."""
     used = {
         result.type.register_name
         for op in func.walk()
@@ -39,7 +39,8 @@ def saved_registers(func: riscv_func.FuncOp) -> list[IntRegisterType]:
         if isinstance(result.type, IntRegisterType) and result.type.register_name.startswith("s")
     }
     callee_saved = [f"s{i}" for i in range(1, 12) if f"s{i}" in used]
-    return [Registers.RA, Registers.S0, *(IntRegisterType.from_name(name) for name in callee_saved)]
+    calls = any(isinstance(op, rvx.CallOp) for op in func.walk())
+    return [*([Registers.RA] if calls else []), Registers.S0, *(IntRegisterType.from_name(name) for name in callee_saved)]
 
 
 def insert_frame(func: riscv_func.FuncOp) -> None:
