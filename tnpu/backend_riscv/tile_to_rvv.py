@@ -86,16 +86,18 @@ class KernelLowering(KernelEmitter):
         return [func, *self._sections()]
 
     def _bind_arguments(self) -> list[IntRegisterType | FloatRegisterType]:
-        """Give every argument a slot and store it there; return the argument registers."""
+        """Give every argument a slot and store it there if the kernel reads it;
+        return the argument registers."""
         values: list[tuple[SSAValue | None, Element]] = [
             (arg, self.element(arg, self.kernel)) for arg in self.kernel.body.block.args
         ]
         values += [(None, _I32)] * len(GRID_ARGUMENTS)
+        read = [bool(arg.uses) for arg in self.kernel.body.block.args] + self._grid_arguments_read()
         ints, floats = list(Registers.A), list(Registers.FA)
         registers: list[IntRegisterType | FloatRegisterType] = []
         on_stack = 0
         b = self.b
-        for value, element in values:
+        for (value, element), is_read in zip(values, read):
             slot = self.scratchpad.new_scalar(element)
             if value is None:
                 self.grid.append(slot)
@@ -105,17 +107,28 @@ class KernelLowering(KernelEmitter):
                 register = floats.pop(0)
                 argument = self._block.insert_arg(register, len(self._block.args))
                 store = riscv.FSwOp if slot.element.bits == 32 else riscv.FSdOp
-                b.insert(store(b.scratchpad, argument, slot.offset))
+                if is_read:
+                    b.insert(store(b.scratchpad, argument, slot.offset))
             elif ints:
                 register = ints.pop(0)
                 argument = self._block.insert_arg(register, len(self._block.args))
-                b.insert(rv64.SdOp(b.scratchpad, argument, slot.offset))
+                if is_read:
+                    b.insert(rv64.SdOp(b.scratchpad, argument, slot.offset))
             else:
-                b.store_scalar(b.emit(rvx.StackArgumentOp(on_stack)), slot.offset, slot.element)
+                if is_read:
+                    b.store_scalar(b.emit(rvx.StackArgumentOp(on_stack)), slot.offset, slot.element)
                 on_stack += 1
                 continue
             registers.append(register)
         return registers
+
+    def _grid_arguments_read(self) -> list[bool]:
+        """For each of `GRID_ARGUMENTS`, whether a `tile.program_id`/`num_programs` reads it."""
+        read = [False] * len(GRID_ARGUMENTS)
+        for op in self.kernel.walk():
+            if isinstance(op, tile.ProgramIdOp | tile.NumProgramsOp):
+                read[op.axis.value.data + (3 if isinstance(op, tile.NumProgramsOp) else 0)] = True
+        return read
 
     def _sections(self) -> list[Operation]:
         scratch = f"tnpu_scratchpad_{self.name}"
