@@ -60,6 +60,25 @@ def test_two_views_of_one_storage_alias_as_on_a_gpu():
     torch.testing.assert_close(buffer, expected)
 
 
+@triton.jit
+def scale_block(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets) * 2.0 + 1.0)
+
+
+@pytest.mark.parametrize(("source", "destination"), [(0, 0), (0, 5), (5, 0), (0, 64), (64, 0)])
+def test_a_block_read_and_written_in_place_reads_every_element_before_writing(source, destination):
+    """The load and the store are contiguous and whole, so the map reads its input from
+    the caller's memory and writes its result there; where the output starts
+    inside the input (0, 5) it would overwrite elements it has yet to read, and
+    the block must still be computed from the values a GPU reads first."""
+    buffer = torch.randn(128)
+    expected = buffer.clone()
+    expected[destination : destination + 64] = buffer[source : source + 64] * 2 + 1
+    scale_block[(1,)](buffer[source : source + 64], buffer[destination : destination + 64], BLOCK=64)
+    torch.testing.assert_close(buffer, expected, rtol=0, atol=0)
+
+
 def test_the_tile_interpreter_gives_the_same_result():
     x = torch.randn(10, 13)
     out_qemu, out_interp = torch.empty(10, 13), torch.empty(10, 13)

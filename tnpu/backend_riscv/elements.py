@@ -73,10 +73,14 @@ _NARROW_FLOATS: dict[type[Attribute], tuple[int, str]] = {
 }
 
 
+ADDRESS = Element(64, False)
+"""An `index` value, or an address: 64 bits, signed."""
+
+
 def element_of(type_: Attribute) -> Element | None:
     """The element facts of a scalar type, or None for a type the backend lacks."""
     if isinstance(type_, IndexType):
-        return Element(64, False)
+        return ADDRESS
     if isinstance(type_, IntegerType):
         width = type_.width.data
         if width == 1:

@@ -62,8 +62,9 @@ temporaries take the rest."""
 class Stream:
     """Elements read or written one trip at a time.
 
-    The first element is at scratchpad `offset` (plus `base` elements, a
-    register, if given); consecutive elements are `stride` bytes apart
+    The first element is at scratchpad `offset`, or at `address` (a
+    register holding a global address) if given, plus `base` elements (a
+    register) if given; consecutive elements are `stride` bytes apart
     (None: contiguous).
     """
 
@@ -71,6 +72,7 @@ class Stream:
     offset: int
     base: SSAValue | None = None
     stride: int | None = None
+    address: SSAValue | None = None
 
 
 Uniform = Scalar | Constant
@@ -261,12 +263,16 @@ class _ElementwiseLowering:
     def _open_stream(self, stream: Stream) -> _Pending:
         if isinstance(self.program.count, int) and self.program.count == 1:
             return _Pending(stream, None, None)
-        b = self.b
-        pointer = b.scratch_address(stream.offset)
-        if stream.base is not None:
-            pointer = b.add(pointer, b.slli(stream.base, stream.element.log2_bytes))
+        pointer = self.b.var(self._first_address(stream))
         stride = self._stride_register(stream.stride) if stream.stride is not None else None
-        return _Pending(stream, b.var(pointer), stride)
+        return _Pending(stream, pointer, stride)
+
+    def _first_address(self, stream: Stream) -> SSAValue:
+        b = self.b
+        address = stream.address if stream.address is not None else b.scratch_address(stream.offset)
+        if stream.base is not None:
+            address = b.add(address, b.slli(stream.base, stream.element.log2_bytes))
+        return address
 
     def _stride_register(self, stride: int) -> SSAValue:
         """The register holding `stride`, set once for all the streams of that stride
@@ -346,10 +352,7 @@ class _ElementwiseLowering:
         """The stream's pointer, or for a one-element program its element's address."""
         if pending.pointer is not None:
             return pending.pointer.value
-        address = self.b.scratch_address(pending.stream.offset)
-        if pending.stream.base is not None:
-            address = self.b.add(address, self.b.slli(pending.stream.base, pending.stream.element.log2_bytes))
-        return address
+        return self._first_address(pending.stream)
 
     def _load(self, value: SSAValue, pending: _Pending) -> _Vector:
         element = pending.stream.element

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.riscv import Registers
 from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv.builder import Builder
-from tnpu.backend_riscv.elements import Element, element_of
+from tnpu.backend_riscv.elements import ADDRESS, Element, element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
-from tnpu.backend_riscv.storage import Constant, Location, Scalar, Scratchpad, Tile
+from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Scratchpad, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.rvv import rvx
 from tnpu.dialects.shapes import element_type_of
 
-_INDEX = Element(64, False)
 
 ASSERT_FAIL = "tnpu_assert_fail"
 """The launch runtime's function that reports a failed check and exits (status 3)."""
@@ -37,11 +38,13 @@ class KernelEmitter:
         self.scratchpad = Scratchpad()
         self.strings: list[tuple[str, str]] = []
         """(label, text) of the kernel's NUL-terminated strings."""
+        self.stored_by_maps: set[tile.StoreOp] = set()
+        """Stores whose `tile.map` wrote its result where they store it."""
 
     def element(self, value: SSAValue, op: Operation) -> Element:
         scalar = element_type_of(value.type)
         if isinstance(scalar, tile.BufferType):
-            return _INDEX
+            return ADDRESS
         element = element_of(scalar)
         if element is None:
             raise CompileError(op, f"element type {scalar} has no RVV lowering")
@@ -97,6 +100,8 @@ class KernelEmitter:
     def as_stream(self, location: Location) -> Stream | Scalar | Constant:
         if isinstance(location, Tile):
             return Stream(location.element, location.offset)
+        if isinstance(location, InPlace):
+            return Stream(location.element, 0, address=location.address)
         return location
 
     def fill(self, place: Tile, value: Scalar | Constant, anchor: Operation) -> None:
@@ -106,3 +111,12 @@ class KernelEmitter:
             self.b,
             ElementwiseProgram([], {marker: value}, [(marker, Stream(place.element, place.offset))], place.count, anchor),
         )
+
+
+def is_scalar_compute(op: Operation) -> bool:
+    """A scalar arith/math op (no tiles), lowered as part of a one-element program."""
+    if op.dialect_name() not in ("arith", "math"):
+        return False
+    if isinstance(op, arith.ConstantOp):
+        return not isinstance(op.results[0].type, TensorType)
+    return not any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))

@@ -12,6 +12,9 @@ place still to be read.
 
 Places are not reused: scratchpads stay a few hundred KiB for the corpus,
 and a distinct place per value keeps the generated code easy to check.
+
+A load that only elementwise programs read takes no tile: it is read in
+place (`InPlace`), from the global memory it was loaded from.
 """
 
 from __future__ import annotations
@@ -68,7 +71,21 @@ class Constant:
     element: Element
 
 
-Location = Scalar | Tile | Constant
+@dataclass(frozen=True)
+class InPlace:
+    """A loaded tile read where it lies: contiguous, row-major, in global memory.
+
+    `address` is the register holding the address of its first element;
+    only elementwise programs of the load's block read it (as a stream), so
+    it needs no scratchpad copy.
+    """
+
+    address: SSAValue
+    element: Element
+    shape: tuple[int, ...]
+
+
+Location = Scalar | Tile | Constant | InPlace
 
 
 def constant_bits(value: Attribute, element: Element) -> int | None:

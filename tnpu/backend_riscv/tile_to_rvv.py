@@ -10,7 +10,9 @@ the scratchpad and writes its results there:
 
 * runs of scalar `arith`/`math` ops become one one-element vector program;
 * `tile.map` is one strip loop whose body stays in vector registers
-  (`elementwise`);
+  (`elementwise`); it reads loads read in place (`transfers.read_in_place`)
+  from global memory, and writes a result only a store reads where the
+  store would (`transfers.store_of_map_result`);
 * DMA, gather/scatter, atomics and asserts are lowered by `transfers`,
   broadcast/transpose/iota/take, reductions, scans and matmul by
   `vector_unit`: each op family's lowerings are small functions registered
@@ -40,11 +42,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tnpu.backend_riscv import transfers, vector_unit
-from tnpu.backend_riscv.builder import Builder
+from tnpu.backend_riscv.builder import Builder, fits_imm12
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
-from tnpu.backend_riscv.emitter import KernelEmitter
-from tnpu.backend_riscv.storage import Constant, Location, Scalar, Tile, constant_bits
+from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute
+from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Tile, constant_bits
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.arith import is_splat
@@ -153,7 +155,7 @@ class KernelLowering(KernelEmitter):
         """Emit ops in order; runs of scalar arith/math ops go out as one program."""
         scalar_run: list[Operation] = []
         for op in ops:
-            if _is_scalar_compute(op):
+            if is_scalar_compute(op):
                 scalar_run.append(op)
                 continue
             self._flush_scalars(scalar_run)
@@ -245,11 +247,58 @@ class KernelLowering(KernelEmitter):
         body_ops = [o for o in block.ops if o is not yielded]
         inputs |= self.captured(body_ops, block)
         outputs = []
+        overlapped_stores: list[tuple[SSAValue, tile.StoreOp, Tile]] = []
         for result, value in zip(op.results_, yielded.values):
-            place = self.new_place(result, op)
-            outputs.append((value, Stream(place.element, place.offset)))
+            store = transfers.store_of_map_result(self, result)
+            if store is None or not self._same_widths_in_place(op, result):
+                place = self.new_place(result, op)
+                outputs.append((value, Stream(place.element, place.offset)))
+                continue
+            stream, overlap = self._written_where_stored(op, result, store)
+            outputs.append((value, stream))
+            if overlap is not None:
+                overlapped_stores.append((overlap, store, self.tile_place(result)))
         count = tile.element_count(op.results_[0].type)
         emit_elementwise(self.b, ElementwiseProgram(body_ops, inputs, outputs, count, op))
+        for overlap, store, scratch in overlapped_stores:
+            with self.b.if_set(overlap):
+                transfers.store_from(self, store, scratch)
+
+    def _same_widths_in_place(self, op: tile.MapOp, result: SSAValue) -> bool:
+        """Whether every input `op` reads in place has `result`'s element width."""
+        bits = self.element(result, op).bits
+        return all(p.element.bits == bits for p in map(self.place, op.inputs) if isinstance(p, InPlace))
+
+    def _written_where_stored(self, op: tile.MapOp, result: SSAValue, store: tile.StoreOp) -> tuple[Stream, SSAValue | None]:
+        """The stream of `result` written straight to where `store` puts it, and the flag
+        (None when no input is read in place) of an overlap that makes it write into
+        the scratchpad instead, for the store to copy after the map.
+
+        An input read in place that starts before the destination and reaches it
+        would be read after the map has written over it (a GPU reads the whole
+        block first); one that starts at the destination or after, or ends
+        before it, is read before it is written.  That is `0 < destination -
+        input < size`, one unsigned compare of `destination - input - 1`.
+        """
+        b, element = self.b, self.element(result, op)
+        destination = transfers.first_element_address(self, store, element)
+        self.stored_by_maps.add(store)
+        sources = [p.address for p in map(self.place, op.inputs) if isinstance(p, InPlace)]
+        if not sources:
+            return Stream(element, 0, address=destination), None
+        scratch = self.new_place(result, op)
+        assert isinstance(scratch, Tile)
+        overlap: SSAValue | None = None
+        for source in dict.fromkeys(sources):
+            distance = b.add_immediate(b.sub(destination, source), -1)
+            if fits_imm12(scratch.size - 1):
+                ahead = b.emit(riscv.SltiuOp(distance, scratch.size - 1))
+            else:
+                ahead = b.emit(riscv.SltuOp(distance, b.li(scratch.size - 1)))
+            overlap = ahead if overlap is None else b.emit(riscv.OrOp(overlap, ahead))
+        assert overlap is not None
+        detour = b.mul(b.sub(b.scratch_address(scratch.offset), destination), overlap)
+        return Stream(element, 0, address=b.add(destination, detour)), overlap
 
     # -- control flow ---------------------------------------------------------
 
@@ -334,15 +383,6 @@ class KernelLowering(KernelEmitter):
 def _bits_element(element: Element) -> Element:
     """The element as raw bits (floats moved through integer registers unchanged)."""
     return Element(element.bits, False, is_mask=element.is_mask)
-
-
-def _is_scalar_compute(op: Operation) -> bool:
-    """A scalar arith/math op (no tiles), lowered as part of a one-element program."""
-    if op.dialect_name() not in ("arith", "math"):
-        return False
-    if isinstance(op, arith.ConstantOp):
-        return not isinstance(op.results[0].type, TensorType)
-    return not any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
 
 
 _LOWERINGS: dict[type[Operation], Callable[..., None]] = {

@@ -5,7 +5,9 @@ dimensions but the last); a row is one strip loop of unit-stride
 (`vle`/`vse`) or strided (`vlse`/`vsse`) transfers.  Bounds cut the row
 into three parts: the valid columns `[lo, hi)` move (under the mask tile,
 if any, as a `v0.t` mask), the columns before and after read the pad
-value.  An outer index out of bounds empties the row (`hi = lo`).
+value.  An outer index out of bounds empties the row (`hi = lo`).  A
+contiguous, whole load only maps read moves nothing (`read_in_place`), and
+a store of a map's result the map does (`store_of_map_result`).
 
 Gather/scatter use indexed `vluxei64`/`vsoxei64` (ordered, so the last
 write to an element wins, as the tile dialect specifies); atomics are one
@@ -23,13 +25,13 @@ from xdsl.dialects import riscv, rv64
 from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.dialects.riscv.attrs import ui6
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, Var, bound_value, for_each_row
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv.emitter import KernelEmitter
+from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute
 from tnpu.backend_riscv.float_algorithms import f32_to_half, float_bits, half_to_f32
-from tnpu.backend_riscv.storage import Constant, Scalar, Tile
+from tnpu.backend_riscv.storage import Constant, InPlace, Scalar, Tile
 from tnpu.backend_riscv.vector_unit import load_indices_as_i64, row_major_strides
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
@@ -39,14 +41,84 @@ from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
 
 
 def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
+    if read_in_place(op):
+        element = cg.element(op.result, op)
+        address = first_element_address(cg, op, element)
+        cg.scratchpad.bind(op.result, InPlace(address, element, tuple(op.tile_type.get_shape())))
+        return
     place = cg.new_place(op.result, op)
     assert isinstance(place, Tile)
     pad = cg.place(op.pad) if op.pad is not None else Constant(0, place.element)
     _StructuredTransfer(cg, op, place, pad).emit()  # type: ignore[arg-type]
 
 
+_MEMORY_WRITES = (tile.StoreOp, tile.ScatterOp, tile.AtomicRMWOp, tile.AtomicCASOp)
+
+
+def _contiguous_and_whole(op: tile.LoadOp | tile.StoreOp) -> bool:
+    """Row-major contiguous in memory, unmasked, every element within bounds."""
+    shape = list(op.tile_type.get_shape())
+    return (
+        op.mask is None
+        and op.mixed_strides() == row_major_strides(shape)
+        and op.mixed_lower() == [0] * len(shape)
+        and op.mixed_upper() == shape
+    )
+
+
+def _between(block: Block, first: Operation, last: Operation) -> list[Operation]:
+    return list(block.ops)[block.get_operation_index(first) + 1 : block.get_operation_index(last)]
+
+
+def read_in_place(op: tile.LoadOp) -> bool:
+    """Whether `op`'s tile can be read where it lies instead of copied: the load
+    is contiguous and row-major, unmasked and within bounds, only `tile.map`s
+    of its block read it, and nothing writes memory before the last of them."""
+    users = [use.operation for use in op.result.uses]
+    block = op.parent_block()
+    if not _contiguous_and_whole(op) or not users or block is None:
+        return False
+    if any(not isinstance(u, tile.MapOp) or u.parent_block() is not block or op.result not in u.inputs
+           for u in users):  # fmt: skip
+        return False
+    last = max(users, key=block.get_operation_index)
+    return not any(isinstance(inner, _MEMORY_WRITES) for o in _between(block, op, last) for inner in o.walk())
+
+
+def store_of_map_result(cg: KernelEmitter, result: SSAValue) -> tile.StoreOp | None:
+    """The store that a `tile.map` can do itself, writing `result` where it goes: its
+    only use, contiguous and whole, later in the map's block with only scalar
+    arithmetic in between, its address known before the map."""
+    uses = list(result.uses)
+    if len(uses) != 1:
+        return None
+    (use,) = uses
+    store, producer = use.operation, result.owner
+    block = store.parent_block()
+    if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:  # type: ignore[union-attr]
+        return None
+    if not _contiguous_and_whole(store) or not all(map(is_scalar_compute, _between(block, producer, store))):  # type: ignore[arg-type]
+        return None
+    address_operands = [store.buffer, *(v for v in [store.mixed_offset()] if isinstance(v, SSAValue))]
+    return store if all(v in cg.scratchpad for v in address_operands) else None
+
+
+
+def first_element_address(cg: KernelEmitter, op: tile.LoadOp | tile.StoreOp, element: Element) -> SSAValue:
+    """The address of the first element `op` moves: its buffer plus its offset."""
+    b = cg.b
+    offset = b.slli(cg.load_int(op.mixed_offset()), element.log2_bytes)
+    return b.add(cg.load_int(op.buffer), offset)
+
+
 def emit_store(cg: KernelEmitter, op: tile.StoreOp) -> None:
-    _StructuredTransfer(cg, op, cg.tile_place(op.value), None).emit()
+    if op not in cg.stored_by_maps:
+        store_from(cg, op, cg.tile_place(op.value))
+
+
+def store_from(cg: KernelEmitter, op: tile.StoreOp, place: Tile) -> None:
+    """`op`'s store of the tile at `place`."""
+    _StructuredTransfer(cg, op, place, None).emit()
 
 
 def mask_from_bytes(b: Builder, loop: StripLoop, pointer: SSAValue, data_bits: int) -> SSAValue:
@@ -85,8 +157,7 @@ class _StructuredTransfer:
         for size, low, high in zip(self.shape, lower, upper):
             full = isinstance(low, int) and low <= 0 and isinstance(high, int) and high >= size
             bounds.append(None if full else (low, high))
-        offset = b.slli(cg.load_int(op.mixed_offset()), element.log2_bytes)
-        global_row = b.add(cg.load_int(op.buffer), offset)
+        global_row = first_element_address(cg, op, element)
         strides: list[int | SSAValue] = []
         for stride in op.mixed_strides():
             location = cg.place(stride) if isinstance(stride, SSAValue) else None
