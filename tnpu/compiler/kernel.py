@@ -130,8 +130,9 @@ class Kernel:
     def _compile_rvv(self) -> RvvKernel:
         module = self._transformed(self.tile, RVV_STEPS)
         kernel = find_tile_kernel(module, self.name)
-        lowered = lower_kernel(kernel)
-        return RvvKernel(module, lowered, compile_kernel(kernel, lowered))
+        with compiling("backend_riscv"):
+            lowered = lower_kernel(kernel)
+            return RvvKernel(module, lowered, compile_kernel(kernel, lowered))
 
     def _timer(self, npu: NPUConfig) -> KernelTimer:
         kernel = find_tile_kernel(self.npu_tile(npu), self.name)
