@@ -86,12 +86,12 @@ class RecogniseNanPropagatingMaxMin(RewritePattern):
             return
         a, b = block.args
         combined = combiner(a, b)
-        rewriter.insert_op(combined, InsertPoint.at_start(block))
+        rewriter.insert(combined, InsertPoint.at_start(block))
         yield_ = block.last_op
         assert isinstance(yield_, tile.YieldOp)
-        rewriter.replace_op(yield_, tile.YieldOp(combined.results[0]))
+        rewriter.replace(yield_, tile.YieldOp(combined.results[0]))
         for dead in reversed([o for o in block.ops if o is not combined and not isinstance(o, tile.YieldOp)]):
-            rewriter.erase_op(dead)
+            rewriter.erase(dead)
 
 
 @dataclass(frozen=True)
