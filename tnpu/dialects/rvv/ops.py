@@ -297,8 +297,8 @@ VredandVsOp, VredorVsOp, VredxorVsOp = _vv("vredand", "vs"), _vv("vredor", "vs")
 # -- one operand ---------------------------------------------------------------
 
 
-class VectorUnaryOp(RvvInstruction, ABC):
-    """vd := op(source): conversions, extensions, sqrt, abs, copies."""
+class _OneSourceOp(RvvInstruction, ABC):
+    """rd := op(source), a register group of each (subclasses say which kinds)."""
 
     source = operand_def(VectorRegisterType)
     rd = result_def(VectorRegisterType)
@@ -310,6 +310,10 @@ class VectorUnaryOp(RvvInstruction, ABC):
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
         return self.rd, self.source
+
+
+class VectorUnaryOp(_OneSourceOp, ABC):
+    """vd := op(source): conversions, extensions, sqrt, abs, copies."""
 
     def result_may_overlap_operands(self) -> bool:
         return not self.assembly_instruction_name().startswith(("vfw", "vfn", "vsext", "vzext"))
@@ -330,19 +334,11 @@ VsextVf2Op, VsextVf4Op, VsextVf8Op = _unary("vsext.vf2"), _unary("vsext.vf4"), _
 VzextVf2Op, VzextVf4Op, VzextVf8Op = _unary("vzext.vf2"), _unary("vzext.vf4"), _unary("vzext.vf8")
 
 
-class WholeRegisterMoveOp(RvvInstruction, ABC):
+class WholeRegisterMoveOp(_OneSourceOp, ABC):
     """A copy of whole registers, whatever vl and SEW (`vmv<n>r.v`)."""
 
     source = operand_def(_VECTOR_OR_MASK)
     rd = result_def(_VECTOR_OR_MASK)
-
-    assembly_format = "$source attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, source: SSAValue, *, result_type: Attribute):
-        super().__init__(operands=[source], result_types=[result_type])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.source
 
 
 def _whole_move(registers: int) -> type[WholeRegisterMoveOp]:
@@ -551,19 +547,12 @@ VmandnMmOp, VmornMmOp, VmxnorMmOp = _mask_logic("vmandn"), _mask_logic("vmorn"),
 
 
 @irdl_op_definition
-class VmnotMOp(RvvInstruction):
+class VmnotMOp(_OneSourceOp):
     """md := ~source."""
 
     name = "rvv.vmnot.m"
     source = operand_def(MaskRegisterType)
     rd = result_def(MaskRegisterType)
-    assembly_format = "$source attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, source: SSAValue, *, result_type: Attribute):
-        super().__init__(operands=[source], result_types=[result_type])
-
-    def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.source
 
 
 class MaskConstantOp(RvvInstruction, ABC):
