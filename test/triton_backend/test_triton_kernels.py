@@ -13,6 +13,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
+from torch._inductor.runtime import triton_helpers
 from triton.language.extra import libdevice
 
 from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
@@ -167,6 +168,105 @@ def test_16_bit_float_sums_combine_neighbours_as_a_gpu_does(dtype, shape, axis, 
             sum_along[(1,)](x, out, *shape, AXIS=axis)
             assert torch.equal(out, _neighbour_tree_sum(x, axis)), (x[0, :4], out)
     assert torch.equal(_neighbour_tree_sum(threes, axis), torch.full_like(out, 3072.0))
+
+
+@triton.jit
+def inductor_arg_extremes(x_ptr, largest_ptr, argmax_ptr, smallest_ptr, argmin_ptr, columns,
+                          ROWS: tl.constexpr, BLOCK: tl.constexpr):  # fmt: skip
+    """torch.max/min(x, 1) as Inductor writes them: masked columns read -inf (+inf), indices an iota."""
+    rows = tl.arange(0, ROWS)[:, None]
+    index = tl.arange(0, BLOCK)[None, :]
+    valid = index < columns
+    x = tl.load(x_ptr + rows * columns + index, valid, other=0.0)
+    indices = tl.broadcast_to(index, x.shape)
+    largest, argmax = triton_helpers.max_with_index(tl.where(valid, x, float("-inf")), indices, 1)
+    smallest, argmin = triton_helpers.min_with_index(tl.where(valid, x, float("inf")), indices, 1)
+    out = tl.arange(0, ROWS)
+    tl.store(largest_ptr + out, largest)
+    tl.store(argmax_ptr + out, argmax)
+    tl.store(smallest_ptr + out, smallest)
+    tl.store(argmin_ptr + out, argmin)
+
+
+def _rows_with_ties_and_nans(columns: int) -> torch.Tensor:
+    """16 rows of `columns` floats: random ones, and the cases an argmax/argmin decides by order."""
+    nan, inf = float("nan"), float("inf")
+    rows = torch.randn(16, columns, generator=torch.Generator().manual_seed(columns))
+    last = columns - 1
+    rows[1, [last // 3, last]] = nan  # NaN wins, the first one
+    rows[2] = nan
+    rows[3] = -inf
+    rows[4] = inf
+    rows[5, [last // 2, last // 4, last]] = 9.0  # repeated maxima
+    rows[5, [last, last // 3, 0]] = -9.0  # repeated minima
+    rows[6] = -1.0  # a zero maximum: -0.0 first, then +0.0
+    rows[6, [last // 2, last]] = torch.tensor([-0.0, 0.0])
+    rows[7] = -1.0  # +0.0 first, then -0.0
+    rows[7, [last // 2, last]] = torch.tensor([0.0, -0.0])
+    rows[8] = 1.0  # a zero minimum: -0.0 first, then +0.0
+    rows[8, [last // 2, last]] = torch.tensor([-0.0, 0.0])
+    rows[9] = 1.0  # +0.0 first, then -0.0
+    rows[9, [last // 2, last]] = torch.tensor([0.0, -0.0])
+    rows[10] = 0.0  # zeros of both signs everywhere
+    rows[10, ::3] = -0.0
+    rows[11, last] = nan  # a NaN in the last (partial) strip
+    rows[12, [0, last]] = -inf  # infinities beside NaNs
+    rows[12, last // 2] = nan
+    rows[13, last] = inf  # extremes in the last column only
+    rows[13, last // 2] = -inf
+    return rows
+
+
+def _first_position_of_extreme(x: np.ndarray, largest: bool) -> np.ndarray:
+    """Per row, the first NaN, else the first element equal to the row's max (min): Inductor's answer."""
+    nans = np.isnan(x)
+    extreme = (np.max if largest else np.min)(np.where(nans, -np.inf if largest else np.inf, x), axis=1)
+    return np.where(nans.any(axis=1), nans.argmax(axis=1), (x == extreme[:, None]).argmax(axis=1))
+
+
+@pytest.mark.parametrize("vlen", [128, 256, 512])
+@pytest.mark.parametrize(("columns", "block"), [(1, 1), (37, 64), (500, 512), (512, 512)])
+def test_inductor_argmax_and_argmin_take_the_first_extreme(columns, block, vlen):
+    """Inductor's max_with_index/min_with_index: a NaN beats any number, -0.0 ties with +0.0, the
+    lower index wins a tie; the value is the one at that index, sign of zero and all.
+
+    Its indices an iota, RVV reduces the row (vfredmax/vfredmin) and then finds the first position
+    holding the result; the answers are torch's, and bit for bit the elements at those positions.
+    """
+    x = _rows_with_ties_and_nans(columns)
+    largest, smallest = torch.empty(16), torch.empty(16)
+    argmax, argmin = torch.empty(16, dtype=torch.int32), torch.empty(16, dtype=torch.int32)
+    with settings.scoped(vlen=vlen):
+        inductor_arg_extremes[(1,)](x, largest, argmax, smallest, argmin, columns, ROWS=16, BLOCK=block)
+    for found, at, is_largest in ((largest, argmax, True), (smallest, argmin, False)):
+        expected = torch.from_numpy(_first_position_of_extreme(x.numpy(), is_largest)).to(torch.int32)
+        assert torch.equal(at, expected), (is_largest, at, expected)
+        assert torch.equal(at.long(), x.argmax(1) if is_largest else x.argmin(1))
+        at_positions = x.gather(1, at.long()[:, None])[:, 0]
+        assert torch.equal(found.view(torch.int32), at_positions.view(torch.int32)), (is_largest, found, at_positions)
+
+
+@triton.jit
+def inductor_int_arg_extremes(x_ptr, argmax_ptr, argmin_ptr, ROWS: tl.constexpr, COLUMNS: tl.constexpr):
+    index = tl.arange(0, COLUMNS)[None, :]
+    x = tl.load(x_ptr + tl.arange(0, ROWS)[:, None] * COLUMNS + index)
+    indices = tl.broadcast_to(index, x.shape)
+    out = tl.arange(0, ROWS)
+    tl.store(argmax_ptr + out, triton_helpers.max_with_index(x, indices, 1)[1])
+    tl.store(argmin_ptr + out, triton_helpers.min_with_index(x, indices, 1)[1])
+
+
+@pytest.mark.parametrize("vlen", [128, 256, 512])
+def test_inductor_integer_argmax_and_argmin_take_the_first_extreme(vlen):
+    """Integers (no NaN parts in the combiner) reduce with vredmax/vredmin, then find the first."""
+    x = torch.randint(-5, 5, (8, 128), dtype=torch.int32, generator=torch.Generator().manual_seed(3))
+    x[1] = torch.iinfo(torch.int32).min
+    x[2] = torch.iinfo(torch.int32).max
+    argmax, argmin = torch.empty(8, dtype=torch.int32), torch.empty(8, dtype=torch.int32)
+    with settings.scoped(vlen=vlen):
+        inductor_int_arg_extremes[(1,)](x, argmax, argmin, ROWS=8, COLUMNS=128)
+    assert torch.equal(argmax.long(), x.argmax(1)), (argmax, x.argmax(1))
+    assert torch.equal(argmin.long(), x.argmin(1)), (argmin, x.argmin(1))
 
 
 @triton.jit

@@ -376,7 +376,8 @@ class StripLoop:
     ```
     Vector values of the body are groups of `vector_type()` (one register
     while the body is built; the loop's LMUL once it closes); `sew(bits)`
-    switches the element width at the same `vl`.
+    switches the element width at the same `vl`; `repeat_while` ends a
+    search at the strip where it finds what it looks for.
     """
 
     builder: Builder
@@ -384,6 +385,16 @@ class StripLoop:
     widest: int
     advances: list[tuple[Var, Scalar]] = field(default_factory=list)
     current_bits: int = 0
+    repeat_condition: tuple[str, SSAValue | Var, SSAValue | Var] | None = None
+
+    def repeat_while(self, condition: str, lhs: SSAValue | Var, rhs: SSAValue | Var) -> None:
+        """Repeat while `lhs condition rhs` holds, instead of while elements remain.
+
+        For a search whose target the caller knows is there: the condition
+        must fail by the last strip, as past it vl is 0 and the loop would
+        not end.
+        """
+        self.repeat_condition = (condition, lhs, rhs)
 
     def advance(self, pointer: Var, step: Scalar) -> None:
         """Move `pointer` past the elements this trip handled, at the end of the trip.
@@ -443,7 +454,7 @@ class StripLoop:
             yield strip
             remaining.set(b.sub(remaining, vl))
             strip._finish()
-            control.repeat_if("ne", remaining, b.zero)
+            control.repeat_if(*(strip.repeat_condition or ("ne", remaining, b.zero)))
         loop = b.block.last_op
         assert isinstance(loop, rvx.LoopOp)
         choose_lmul(loop, b.origins)

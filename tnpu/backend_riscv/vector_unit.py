@@ -7,7 +7,9 @@
   (`vluxei64`) from the source row, its indices checked against the axis;
 * reduce: a single-op combiner along the last axis, but of 8- or 16-bit
   floats, uses RVV's reduction instructions (`vfredosum` for float sums:
-  ordered, so the result is the same at every VLEN); any other reduction
+  ordered, so the result is the same at every VLEN), and so does Inductor's
+  argmax/argmin over an iota's indices (`arg_combiners`), the reduction
+  followed by a search for the first position holding it; any other reduction
   combines neighbours pairwise, level by level (`_tree_reduce`), the order
   of Triton's GPU code and of tnpu's interpreters: a 16-bit float sum
   folded in order would stop growing once its step exceeds an ulp (1024
@@ -21,13 +23,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects import arith, riscv
 from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.ir import Operation, SSAValue
 
+from tnpu.backend_riscv.arg_combiners import arg_reduction
 from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
@@ -222,22 +225,22 @@ _NAN_PROPAGATING = (arith.MaximumfOp, arith.MinimumfOp)
 _MASK_REDUCIBLE = (arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.MaxUIOp, arith.MinUIOp)
 
 
-def _identity(combiner: Operation, element: Element) -> int:
+def _identity(combiner: type[Operation], element: Element) -> int:
     """Bits of the combiner's identity element."""
     bits = element.bits
     if element.is_float:
         negative_infinity = {32: 0xFF800000, 64: 0xFFF0000000000000}[bits]
         positive_infinity = {32: 0x7F800000, 64: 0x7FF0000000000000}[bits]
         negative_zero = {32: 0x80000000, 64: 0x8000000000000000}[bits]
-        if isinstance(combiner, arith.AddfOp):
+        if issubclass(combiner, arith.AddfOp):
             value = negative_zero
-        elif isinstance(combiner, arith.MaxnumfOp | arith.MaximumfOp):
+        elif issubclass(combiner, arith.MaxnumfOp | arith.MaximumfOp):
             value = negative_infinity
         else:
             value = positive_infinity
         return value - (1 << bits) if value >= 1 << (bits - 1) else value
     if element.is_mask:
-        return 1 if isinstance(combiner, arith.AndIOp) else 0
+        return 1 if issubclass(combiner, arith.AndIOp) else 0
     smallest, largest = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     identities: dict[type[Operation], int] = {
         arith.AddiOp: 0, arith.OrIOp: 0, arith.XOrIOp: 0, arith.MaxUIOp: 0,
@@ -249,8 +252,17 @@ def _identity(combiner: Operation, element: Element) -> int:
     return identity
 
 
-def _single_op_combiner(op: tile.ReduceOp) -> Operation | None:
-    """The combiner's op if it is `yield op(acc, new)` (in either order)."""
+def _reduction_instruction(combiner: type[Operation], element: Element) -> type[rvv.VectorVectorOp] | None:
+    """The RVV instruction that reduces `element`s as `combiner` combines them, if any."""
+    if element.half_float:
+        return None
+    if element.is_mask:
+        return entry_for({k: v for k, v in _INT_REDUCTIONS.items() if k in _MASK_REDUCIBLE}, combiner)
+    return entry_for(_FLOAT_REDUCTIONS if element.is_float else _INT_REDUCTIONS, combiner)
+
+
+def _single_op_combiner(op: tile.ReduceOp) -> type[Operation] | None:
+    """The class of the combiner's op if it is `yield op(acc, new)` (in either order)."""
     block = op.combiner.block
     ops = list(block.ops)
     if len(op.inputs) != 1 or len(ops) != 2:
@@ -260,19 +272,20 @@ def _single_op_combiner(op: tile.ReduceOp) -> Operation | None:
         return None
     if set(combine.operands) != set(block.args) or len(combine.operands) != 2:
         return None
-    return combine
+    return type(combine)
 
 
 def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     source = cg.tile_place(op.inputs[0])
     element = source.element
-    combiner = _single_op_combiner(op)
-    table = _FLOAT_REDUCTIONS if element.is_float else _INT_REDUCTIONS
-    if element.is_mask:
-        table = {k: v for k, v in _INT_REDUCTIONS.items() if k in _MASK_REDUCIBLE}
-    instruction = entry_for(table, combiner) if combiner is not None else None
-    if op.axis.value.data == len(source.shape) - 1 and instruction is not None and not element.half_float:
-        _horizontal_reduce(cg, op, source, instruction, combiner)  # type: ignore[arg-type]
+    along_rows = op.axis.value.data == len(source.shape) - 1
+    combiner = _single_op_combiner(op) if along_rows else None
+    if combiner is not None and _reduction_instruction(combiner, element) is not None:
+        _horizontal_reduce(cg, op, source, combiner)
+        return
+    extreme = arg_reduction(op)
+    if extreme is not None and _reduction_instruction(extreme, element) is not None:
+        _arg_reduce(cg, op, extreme)
     else:
         _tree_reduce(cg, op)
 
@@ -281,38 +294,130 @@ def emit_scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     _scan(cg, op)
 
 
-def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, source: Tile,
-                       instruction: type[rvv.VectorVectorOp], combiner: Operation) -> None:  # fmt: skip
+def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, source: Tile, combiner: type[Operation]) -> None:
     """Each row reduced by one RVV reduction instruction chained across strips."""
     b, element = cg.b, source.element
-    bits, size = element.bits, element.bytes
     dest = cg.new_place(op.results_[0], op)
     columns = source.shape[-1]
-    rows = source.count // columns
-    propagate_nan = isinstance(combiner, _NAN_PROPAGATING)
-    one_element = VectorRegisterType.group(1)
     source_row, dest_pointer = b.var(b.scratch_address(source.offset)), b.var(b.scratch_address(dest.offset))
-    identity = b.li(_identity(combiner, element))
-    with _repeat(b, rows):
-        pointer = b.var(source_row.value)
-        b.insert(rvv.VsetivliOp(1, bits, 8))
-        accumulator = b.var(b.vector(rvv.VmvSXOp(identity, result_type=one_element)))
-        nan_seen = b.var(0) if propagate_nan else None
-        with StripLoop.over(b, columns, bits) as strip:
-            data = b.vector(rvv.UNIT_STRIDE_LOADS[bits](pointer.value, result_type=_vector()))
-            accumulator.set(b.vector(instruction(data, accumulator.value, result_type=one_element)))
-            if nan_seen is not None:
-                nan = b.vector(rvv.VmfneVvOp(data, data, result_type=StripLoop.mask_type()))
-                nan_seen.set(b.emit(riscv.OrOp(nan_seen.value, b.emit(rvv.VcpopMOp(nan)))))
-            strip.advance(pointer, size)
-        b.insert(rvv.VsetivliOp(1, bits, 8))
-        result = b.var(b.emit(rvv.VmvXSOp(accumulator.value)))
+    with _repeat(b, source.count // columns):
+        reduced, nan_seen = _reduce_row(b, source_row.value, columns, element, combiner)
+        result = b.var(reduced)
         if nan_seen is not None:
             with b.branch("ne", nan_seen, b.zero):
-                result.set(b.li({32: 0x7FC00000, 64: 0x7FF8000000000000}[bits]))
+                result.set(b.li({32: 0x7FC00000, 64: 0x7FF8000000000000}[element.bits]))
         b.store_scalar(result.value, 0, element, dest_pointer.value)
-        b.advance(source_row, columns * size)
-        b.advance(dest_pointer, size)
+        b.advance(source_row, columns * element.bytes)
+        b.advance(dest_pointer, element.bytes)
+
+
+def _reduce_row(
+    b: Builder, row: SSAValue, columns: int, element: Element, combiner: type[Operation]
+) -> tuple[SSAValue, Var | None]:
+    """The `columns` elements at `row` reduced by `combiner`'s RVV instruction chained across strips.
+
+    Gives the result's bits in an integer register and, for a
+    NaN-propagating combiner, a register that is not zero when the row
+    holds a NaN: the instructions skip NaNs, as IEEE's maximumNumber does.
+    """
+    bits, one_element = element.bits, VectorRegisterType.group(1)
+    instruction = _reduction_instruction(combiner, element)
+    assert instruction is not None, f"{combiner.name} has no reduction instruction for {element}"
+    with b.hoisted():
+        identity = b.li(_identity(combiner, element))
+    pointer = b.var(row)
+    b.insert(rvv.VsetivliOp(1, bits, 8))
+    accumulator = b.var(b.vector(rvv.VmvSXOp(identity, result_type=one_element)))
+    nan_seen = b.var(0) if issubclass(combiner, _NAN_PROPAGATING) else None
+    with StripLoop.over(b, columns, bits) as strip:
+        data = b.vector(rvv.UNIT_STRIDE_LOADS[bits](pointer.value, result_type=_vector()))
+        accumulator.set(b.vector(instruction(data, accumulator.value, result_type=one_element)))
+        if nan_seen is not None:
+            nan_seen.set(b.emit(riscv.OrOp(nan_seen.value, b.emit(rvv.VcpopMOp(_nans(b, data))))))
+        strip.advance(pointer, element.bytes)
+    b.insert(rvv.VsetivliOp(1, bits, 8))
+    return b.emit(rvv.VmvXSOp(accumulator.value)), nan_seen
+
+
+def _nans(b: Builder, data: SSAValue) -> SSAValue:
+    """The mask of `data`'s NaNs (the elements not equal to themselves)."""
+    return b.vector(rvv.VmfneVvOp(data, data, result_type=StripLoop.mask_type()))
+
+
+def _arg_reduce(cg: KernelEmitter, op: tile.ReduceOp, extreme: type[Operation]) -> None:
+    """Each row's value and index at the first position holding the row's `extreme` (`arg_combiners`).
+
+    Two passes over the row: the first reduces it with `extreme`'s
+    instruction (`vfredmax`, ...) and notes whether it holds a NaN; the
+    second looks for the first element equal to that (a NaN, if there is
+    one), strip by strip until it finds it.  Value and index are then
+    copied from that position, so the value keeps its bits: -0.0 where
+    `vfredmax` says +0.0.
+    """
+    b = cg.b
+    values, indices = (cg.tile_place(v) for v in op.inputs)
+    value_dest, index_dest = (cg.new_place(r, op) for r in op.results)
+    value_row, index_row, value_out, index_out = (
+        b.var(b.scratch_address(place.offset)) for place in (values, indices, value_dest, index_dest)
+    )
+    element, index_element = values.element, indices.element
+    columns = values.shape[-1]
+    with _repeat(b, values.count // columns):
+        reduced, nan_seen = _reduce_row(b, value_row.value, columns, element, extreme)
+        column = _first_column_holding(b, value_row.value, columns, element, reduced, nan_seen)
+        _copy_element(b, value_row.value, column, element, value_out.value)
+        _copy_element(b, index_row.value, column, index_element, index_out.value)
+        b.advance(value_row, columns * element.bytes)
+        b.advance(index_row, columns * index_element.bytes)
+        b.advance(value_out, element.bytes)
+        b.advance(index_out, index_element.bytes)
+
+
+def _first_column_holding(
+    b: Builder, row: SSAValue, columns: int, element: Element, wanted: SSAValue, nan_seen: Var | None
+) -> SSAValue:
+    """The first of the row's columns equal to `wanted` (bits in an integer register; floats compare
+    as floats, -0.0 equal to +0.0), or the first NaN when `nan_seen` is set."""
+    equal = _equal_to(b, wanted, element)
+    if nan_seen is None:
+        return _first_column_where(b, row, columns, element, equal)
+    column = b.var(0)
+    with b.branch("ne", nan_seen, b.zero) as otherwise:
+        column.set(_first_column_where(b, row, columns, element, lambda data: _nans(b, data)))
+        otherwise()
+        column.set(_first_column_where(b, row, columns, element, equal))
+    return column.value
+
+
+def _equal_to(b: Builder, wanted: SSAValue, element: Element) -> Callable[[SSAValue], SSAValue]:
+    """What builds a strip's mask of the elements equal to `wanted` (bits in an integer register)."""
+    mask = StripLoop.mask_type()
+    if not element.is_float:
+        return lambda data: b.vector(rvv.VmseqVxOp(data, wanted, result_type=mask))
+    number = b.float_from_bits(wanted, element.bits)
+    return lambda data: b.vector(rvv.VmfeqVfOp(data, number, result_type=mask))
+
+
+def _first_column_where(
+    b: Builder, row: SSAValue, columns: int, element: Element, matches: Callable[[SSAValue], SSAValue]
+) -> SSAValue:
+    """The first of the row's columns set in `matches(strip)`, which must be set somewhere in the
+    row: the search stops at the strip where it is."""
+    pointer, start, found = b.var(row), b.var(0), b.var(0)
+    with StripLoop.over(b, columns, element.bits) as strip:
+        data = b.vector(rvv.UNIT_STRIDE_LOADS[element.bits](pointer.value, result_type=_vector()))
+        first = b.emit(rvv.VfirstMOp(matches(data)))
+        found.set(b.add(start, first))
+        strip.repeat_while("lt", first, b.zero)
+        strip.advance(pointer, element.bytes)
+        strip.advance(start, 1)
+    return found.value
+
+
+def _copy_element(b: Builder, row: SSAValue, column: SSAValue, element: Element, dest: SSAValue) -> None:
+    """The element at `column` of the row at `row` to `dest`, bit for bit."""
+    address = b.add(row, b.slli(column, element.log2_bytes))
+    b.store_scalar(b.load_scalar(0, element, address), 0, element, dest)
 
 
 def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:

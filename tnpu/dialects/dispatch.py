@@ -15,6 +15,8 @@ from xdsl.ir import Operation
 _Entry = TypeVar("_Entry")
 
 
-def entry_for(table: Mapping[type[Operation], _Entry], op: Operation) -> _Entry | None:
-    """`table`'s entry for `op`'s class, or for the nearest of its base classes there."""
-    return next((table[cls] for cls in type(op).__mro__ if cls in table), None)
+def entry_for(table: Mapping[type[Operation], _Entry], op: Operation | type[Operation]) -> _Entry | None:
+    """`table`'s entry for `op`'s class (`op` itself, given a class), or for the nearest of its
+    base classes there."""
+    kind = op if isinstance(op, type) else type(op)
+    return next((table[cls] for cls in kind.__mro__ if cls in table), None)

@@ -27,6 +27,115 @@ tile.kernel @row_sum(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
 
 // -----
 
+// Inductor's argmax combiner (max_with_index) over indices from an iota: per
+// row, vfredmax across strips with a NaN count, then a search for the first
+// element equal to the maximum (vmfeq.vf, or vmfne.vv v, v for the first
+// NaN) that stops at the strip where vfirst finds it; value and index are
+// read from that column.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_argmax
+// CHECK:         riscv.comment {comment = "tile.reduce"}
+// CHECK:         rvx.loop
+// CHECK:           rvx.loop
+// CHECK:             [[ROW:%[0-9]+]] = rvv.vle32.v
+// CHECK-NEXT:        rvv.vfredmax.vs [[ROW]]
+// CHECK-NEXT:        [[NANS:%[0-9]+]] = rvv.vmfne.vv [[ROW]], [[ROW]]
+// CHECK-NEXT:        rvv.vcpop.m [[NANS]]
+// CHECK:             rvx.repeat_if ne
+// CHECK:           [[BITS:%[0-9]+]] = rvv.vmv.x.s
+// CHECK-NEXT:      [[MAX:%[0-9]+]] = riscv.fmv.w.x [[BITS]]
+// CHECK:           [[COLUMN:%[0-9]+]] = rvx.if ne
+// CHECK:             rvx.loop
+// CHECK:               [[STRIP:%[0-9]+]] = rvv.vle32.v
+// CHECK-NEXT:          [[ISNAN:%[0-9]+]] = rvv.vmfne.vv [[STRIP]], [[STRIP]]
+// CHECK-NEXT:          [[FIRST:%[0-9]+]] = rvv.vfirst.m [[ISNAN]]
+// CHECK:               rvx.repeat_if lt [[FIRST]],
+// CHECK:           } else {
+// CHECK:             rvx.loop
+// CHECK:               [[STRIP:%[0-9]+]] = rvv.vle32.v
+// CHECK-NEXT:          [[EQUAL:%[0-9]+]] = rvv.vmfeq.vf [[STRIP]], [[MAX]]
+// CHECK-NEXT:          [[FIRST:%[0-9]+]] = rvv.vfirst.m [[EQUAL]]
+// CHECK:               rvx.repeat_if lt [[FIRST]],
+// CHECK:             rvx.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      rv64.slli [[COLUMN]], 2
+// CHECK-NEXT:      riscv.add
+// CHECK-NEXT:      rvx.lwu
+// CHECK-NEXT:      riscv.sw
+// CHECK-NEXT:      rv64.slli [[COLUMN]], 2
+// CHECK-NEXT:      riscv.add
+// CHECK-NEXT:      riscv.lw
+// CHECK-NOT:     rvv.vlse32.v
+// CHECK:         riscv.comment {comment = "tile.store"}
+tile.kernel @argmax(%x: !tile.buffer<f32>, %out: !tile.buffer<i32>) {
+  %true = arith.constant true
+  %v = tile.load %x[0] strides [64, 1] : !tile.buffer<f32> -> tensor<4x64xf32>
+  %iota = tile.iota {start = 0 : i32} : tensor<64xi32>
+  %row = tile.reshape %iota : tensor<64xi32> -> tensor<1x64xi32>
+  %i = tile.broadcast %row : tensor<1x64xi32> -> tensor<4x64xi32>
+  %max, %at = tile.reduce %v, %i {axis = 1 : i32} : tensor<4x64xf32>, tensor<4x64xi32> -> tensor<4xf32>, tensor<4xi32> {
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    %greater = arith.cmpf ogt, %a, %b : f32
+    %equal = arith.cmpf oeq, %a, %b : f32
+    %a_nan = arith.cmpf une, %a, %a : f32
+    %b_nan = arith.cmpf une, %b, %b : f32
+    %b_number = arith.xori %b_nan, %true : i1
+    %nan_beats = arith.andi %a_nan, %b_number : i1
+    %beats = arith.ori %greater, %nan_beats : i1
+    %both_nan = arith.andi %a_nan, %b_nan : i1
+    %tie = arith.ori %equal, %both_nan : i1
+    %lower = arith.cmpi slt, %ai, %bi : i32
+    %tie_won = arith.andi %tie, %lower : i1
+    %wins = arith.ori %beats, %tie_won : i1
+    %value = arith.select %wins, %a, %b : f32
+    %index = arith.select %wins, %ai, %bi : i32
+    tile.yield %value, %index : f32, i32
+  }
+  tile.store %at, %out[0] strides [1] : tensor<4xi32>, !tile.buffer<i32>
+  tile.return
+}
+
+// -----
+
+// The same combiner over indices loaded from memory is not recognised: with
+// repeated indices the pairwise result depends on the order (a tie of -0.0
+// and +0.0 of one index keeps the one combined second), so it stays on the
+// tree of neighbours, read at a stride of two elements.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_argmax_of_loaded_indices
+// CHECK:         riscv.comment {comment = "tile.reduce"}
+// CHECK-NOT:     rvv.vfredmax.vs
+// CHECK-NOT:     rvv.vfirst.m
+// CHECK:         rvv.vlse32.v
+// CHECK-NOT:     rvv.vfredmax.vs
+// CHECK-NOT:     rvv.vfirst.m
+// CHECK:         riscv.comment {comment = "tile.store"}
+tile.kernel @argmax_of_loaded_indices(%x: !tile.buffer<f32>, %indices: !tile.buffer<i32>, %out: !tile.buffer<i32>) {
+  %true = arith.constant true
+  %v = tile.load %x[0] strides [64, 1] : !tile.buffer<f32> -> tensor<4x64xf32>
+  %i = tile.load %indices[0] strides [64, 1] : !tile.buffer<i32> -> tensor<4x64xi32>
+  %max, %at = tile.reduce %v, %i {axis = 1 : i32} : tensor<4x64xf32>, tensor<4x64xi32> -> tensor<4xf32>, tensor<4xi32> {
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    %greater = arith.cmpf ogt, %a, %b : f32
+    %equal = arith.cmpf oeq, %a, %b : f32
+    %a_nan = arith.cmpf une, %a, %a : f32
+    %b_nan = arith.cmpf une, %b, %b : f32
+    %b_number = arith.xori %b_nan, %true : i1
+    %nan_beats = arith.andi %a_nan, %b_number : i1
+    %beats = arith.ori %greater, %nan_beats : i1
+    %both_nan = arith.andi %a_nan, %b_nan : i1
+    %tie = arith.ori %equal, %both_nan : i1
+    %lower = arith.cmpi slt, %ai, %bi : i32
+    %tie_won = arith.andi %tie, %lower : i1
+    %wins = arith.ori %beats, %tie_won : i1
+    %value = arith.select %wins, %a, %b : f32
+    %index = arith.select %wins, %ai, %bi : i32
+    tile.yield %value, %index : f32, i32
+  }
+  tile.store %at, %out[0] strides [1] : tensor<4xi32>, !tile.buffer<i32>
+  tile.return
+}
+
+// -----
+
 // A product (RVV has no reduction instruction for it) combines neighbours
 // pairwise, level by level.  Along the only axis a level's pairs are lanes:
 // left and right elements read at a stride of two elements (8 bytes), the
