@@ -22,7 +22,7 @@ from tnpu.backend_riscv.elements import element_of
 from tnpu.backend_riscv.insert_frame import RvvInsertFramePass
 from tnpu.backend_riscv.printer import assembly
 from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass, kernel_symbol
-from tnpu.diagnostics import CompileError
+from tnpu.diagnostics import CompileError, clone_keeping_text_positions, keep_positions
 from tnpu.dialects import tile
 from tnpu.lowering.pipeline import apply_passes
 
@@ -49,8 +49,13 @@ def compile_module(module: Operation) -> list[CompiledKernel]:
 
 
 def lower_kernel(kernel: tile.KernelOp) -> ModuleOp:
-    """A module of `kernel` after tile-to-rvv: its RISC-V IR, registers not allocated."""
-    module = ModuleOp([kernel.clone()])
+    """A module of `kernel` after tile-to-rvv: its RISC-V IR, registers not allocated.
+
+    The lowering works on a clone whose ops keep their TTIR positions, so that a
+    refusal names the line of the kernel's source."""
+    clone = clone_keeping_text_positions(kernel)
+    keep_positions(kernel, clone)
+    module = ModuleOp([clone])
     apply_passes(Context(), module, (TileToRvvPass(),))
     return module
 

@@ -393,6 +393,10 @@ class _ElementwiseLowering:
             a, b = (self._v(v).value for v in op.operands)
             return self._define(op, self.mask(mask_logic, a, b))
         if entry := entry_for(_INT_BINARY, op):
+            if _element(op.results[0], op).is_mask:
+                raise CompileError(
+                    op, "on i1 has no RVV lowering (booleans live in mask registers: and, or, xor, add, sub only)"
+                )
             return self._binary(op, entry, self._x)
         if any(entry_for(table, op) for table in _FLOAT_ARITHMETIC):
             if narrow := _element(op.results[0], op).half_float:

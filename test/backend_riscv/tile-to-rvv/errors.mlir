@@ -64,3 +64,21 @@ tile.kernel @fp8_abs(%x: !tile.buffer<f8E5M2>) {
   tile.store %a, %x[0] strides [1] : tensor<16xf8E5M2>, !tile.buffer<f8E5M2>
   tile.return
 }
+
+// -----
+
+// Booleans live in mask registers, where RVV has logic but no arithmetic.
+// An i1 max (a mutant the fuzzer made; its meaning is not settled: numpy,
+// in Triton's interpreter, takes the or of booleans, a signed max of the i1
+// values -1 and 0 the and) is refused, not emitted as vmax on masks.
+// CHECK: error: 'arith.maxsi' op on i1 has no RVV lowering (booleans live in mask registers: and, or, xor, add, sub only)
+tile.kernel @boolean_max(%x: !tile.buffer<i1>) {
+  %t = tile.load %x[0] strides [1] : !tile.buffer<i1> -> tensor<16xi1>
+  %m = tile.map %t, %t : tensor<16xi1>, tensor<16xi1> -> tensor<16xi1> {
+  ^bb0(%a: i1, %b: i1):
+    %r = arith.maxsi %a, %b : i1
+    tile.yield %r : i1
+  }
+  tile.store %m, %x[0] strides [1] : tensor<16xi1>, !tile.buffer<i1>
+  tile.return
+}
