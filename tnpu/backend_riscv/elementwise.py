@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, riscv
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.builder import Builder, StripLoop, Var
@@ -48,7 +48,7 @@ from tnpu.dialects import tt
 from tnpu.dialects.arith import RemFOp
 from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.rvv import ops as rvv
-from tnpu.dialects.rvv.types import MaskRegisterType
+from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
 from tnpu.dialects.shapes import element_type_of
 
 
@@ -58,6 +58,9 @@ at most, per register file (integer, float); the loop's own pointers, counters a
 temporaries take the rest."""
 
 
+Uniform = Scalar | Constant
+
+
 @dataclass(frozen=True)
 class Stream:
     """Elements read or written one trip at a time.
@@ -65,7 +68,11 @@ class Stream:
     The first element is at scratchpad `offset`, or at `address` (a
     register holding a global address) if given, plus `base` elements (a
     register) if given; consecutive elements are `stride` bytes apart
-    (None: contiguous).
+    (None: contiguous).  If `valid` (a register) is given, only the
+    stream's first `valid` elements (counted from the start, not from
+    `base`) are read, under a mask: the others are `pad`.  An iota's
+    elements are not read but computed: element i (from `base` on) is
+    `counting_from` + i.
     """
 
     element: Element
@@ -73,9 +80,26 @@ class Stream:
     base: SSAValue | None = None
     stride: int | None = None
     address: SSAValue | None = None
+    counting_from: int | None = None
+    valid: SSAValue | None = None
+    pad: Uniform | None = None
 
 
-Uniform = Scalar | Constant
+@dataclass(frozen=True)
+class Fold:
+    """A value of a program reduced across its strips by an RVV reduction instruction.
+
+    `accumulator` holds the running result in element 0 of one register
+    (`vfredosum.vs acc, v, acc` and the like chain it from strip to strip);
+    `nans`, if given, is set not zero once a NaN has been folded (the
+    instructions of NaN-propagating combiners skip NaNs).
+    """
+
+    value: SSAValue
+    instruction: type[rvv.RvvInstruction]
+    accumulator: Var
+    nans: Var | None = None
+
 
 
 @dataclass
@@ -88,6 +112,7 @@ class ElementwiseProgram:
     count: int | SSAValue
     anchor: Operation
     """The op diagnostics name."""
+    folds: Sequence[Fold] = ()
 
 
 def emit_elementwise(b: Builder, program: ElementwiseProgram) -> None:
@@ -110,6 +135,8 @@ def _widest_bits(program: ElementwiseProgram) -> int:
         widths.append(64)  # f32 fmod runs in f64
     if any(_converts_half_float(op, program.anchor) for op in program.ops):
         widths.append(32)  # 16- and 8-bit floats convert through f32
+    if any(isinstance(source, Stream) and source.valid is not None for source in program.inputs.values()):
+        widths.append(32)  # element indices compare with an in-bounds count, both up to 2**31
     return max(widths, default=8)
 
 
@@ -123,12 +150,15 @@ def _converts_half_float(op: Operation, anchor: Operation) -> bool:
 @dataclass
 class _Pending:
     """A stream's place: a pointer walked by the loop (None for a one-element
-    program, whose streams are addressed where used) and the register of its
-    stride, which the streams of the same stride share."""
+    program, whose streams are addressed where used), the register of its
+    stride, which the streams of the same stride share, and for a stream
+    with a `valid` prefix how many of its elements from this strip's first
+    on are valid."""
 
     stream: Stream
     pointer: Var | None
     stride: SSAValue | None
+    valid: Var | None = None
 
 
 @dataclass
@@ -251,21 +281,33 @@ class _ElementwiseLowering:
             # The streams of one stride advance one after the other: the loop computes their step once.
             for pending in sorted(streams, key=lambda p: p.stream.stride or 0):
                 if pending.pointer is not None:
-                    loop.advance(pending.pointer, pending.stride or pending.stream.element.bytes)
+                    loop.advance(pending.pointer, pending.stride or _step(pending.stream))
             for op in program.ops:
                 if not isinstance(op, arith.ConstantOp):
                     self.b.source = op
                     self._lower(op)
             self.b.source = program.anchor
+            for fold in program.folds:
+                self._fold(fold)
+            for pending in streams:
+                if pending.valid is not None:
+                    pending.valid.set(self.b.sub(pending.valid, loop.vl))
             for value, out in outputs:
                 self._store(value, out)
 
     def _open_stream(self, stream: Stream) -> _Pending:
         if isinstance(self.program.count, int) and self.program.count == 1:
-            return _Pending(stream, None, None)
+            return _Pending(stream, None, None, self._valid_from_base(stream))
+        if stream.counting_from is not None:
+            return _Pending(stream, self.b.var(self._first_index(stream)), None)
         pointer = self.b.var(self._first_address(stream))
         stride = self._stride_register(stream.stride) if stream.stride is not None else None
-        return _Pending(stream, pointer, stride)
+        return _Pending(stream, pointer, stride, self._valid_from_base(stream))
+
+    def _valid_from_base(self, stream: Stream) -> Var | None:
+        if stream.valid is None:
+            return None
+        return self.b.var(stream.valid if stream.base is None else self.b.sub(stream.valid, stream.base))
 
     def _first_address(self, stream: Stream) -> SSAValue:
         b = self.b
@@ -273,6 +315,12 @@ class _ElementwiseLowering:
         if stream.base is not None:
             address = b.add(address, b.slli(stream.base, stream.element.log2_bytes))
         return address
+
+    def _first_index(self, stream: Stream) -> SSAValue:
+        """The value of an iota stream's first element."""
+        assert stream.counting_from is not None
+        start = self.b.li(stream.counting_from)
+        return start if stream.base is None else self.b.add(start, stream.base)
 
     def _stride_register(self, stride: int) -> SSAValue:
         """The register holding `stride`, set once for all the streams of that stride
@@ -357,8 +405,12 @@ class _ElementwiseLowering:
     def _load(self, value: SSAValue, pending: _Pending) -> _Vector:
         element = pending.stream.element
         self.sew(element.bits)
+        if pending.stream.counting_from is not None:
+            return self._count(value, pending)
         address = self._address(pending)
-        if pending.stride is None:
+        if pending.valid is not None:
+            loaded = self._load_valid(pending, address)
+        elif pending.stride is None:
             loaded = self.vector(rvv.UNIT_STRIDE_LOADS[element.bits], address)
         else:
             loaded = self.vector(rvv.STRIDED_LOADS[element.bits], address, pending.stride)
@@ -367,6 +419,38 @@ class _ElementwiseLowering:
         vector = _Vector(loaded, _element(value, self.program.anchor))
         self.vectors[value] = vector
         return vector
+
+    def _load_valid(self, pending: _Pending, address: SSAValue) -> SSAValue:
+        """The strip's elements of a stream with a valid prefix: those before it loaded
+        (masked, so the others are not touched), the others the pad value."""
+        stream, valid = pending.stream, pending.valid
+        assert valid is not None and stream.pad is not None
+        self.sew(self.widest)
+        in_bounds = self.mask_in_v0(rvv.VmsltVxOp, self.vector(rvv.VidVOp), valid.value)
+        self.sew(stream.element.bits)
+        pad = self._hoisted("x", ("pad", stream), lambda: self._materialize_bits(stream.pad))  # type: ignore[arg-type]
+        padded = self.vector(rvv.VmvVXOp, pad)
+        load = rvv.UNIT_STRIDE_LOADS[stream.element.bits]
+        return self.vector(load, address, mask=in_bounds, passthru=padded)
+
+    def _count(self, value: SSAValue, pending: _Pending) -> _Vector:
+        """An iota stream's elements of this strip: the first one's value plus `vid.v`."""
+        first = pending.pointer.value if pending.pointer is not None else self._first_index(pending.stream)
+        indices = self.vector(rvv.VidVOp)
+        vector = _Vector(self.vector(rvv.VaddVxOp, indices, first), pending.stream.element)
+        self.vectors[value] = vector
+        return vector
+
+    def _fold(self, fold: Fold) -> None:
+        vector = self._v(fold.value)
+        data = self._from_mask(vector, 1, 8) if vector.element.is_mask else vector.value
+        self.sew(vector.element.bits)
+        accumulator = fold.accumulator
+        reduced = fold.instruction(data, accumulator.value, result_type=VectorRegisterType.group(1))  # type: ignore[call-arg]
+        accumulator.set(self.b.vector(reduced))
+        if fold.nans is not None:
+            nans = self.b.vector(rvv.VmfneVvOp(vector.value, vector.value, result_type=StripLoop.mask_type()))
+            fold.nans.set(self.b.emit(riscv.OrOp(fold.nans.value, self.b.emit(rvv.VcpopMOp(nans)))))
 
     def _store(self, value: SSAValue, out: _Pending) -> None:
         element = out.stream.element
@@ -638,6 +722,11 @@ class _ElementwiseLowering:
         high = rvv.VmulhuVvOp if isinstance(op, arith.MulUIExtendedOp) else rvv.VmulhVvOp
         self._define(op, self.vector(rvv.VmulVvOp, a, b), 0)
         self._define(op, self.vector(high, a, b), 1)
+
+
+def _step(stream: Stream) -> int:
+    """How far a contiguous stream's pointer moves per element: its bytes, or 1 for an iota's index."""
+    return 1 if stream.counting_from is not None else stream.element.bytes
 
 
 def _uniform_values(program: ElementwiseProgram) -> dict[SSAValue, Uniform]:

@@ -20,7 +20,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from tnpu.backend_riscv.builder import Builder
 from tnpu.backend_riscv.elements import ADDRESS, Element, element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
-from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Scratchpad, Tile
+from tnpu.backend_riscv.storage import Constant, InPlace, Iota, Location, Scalar, Scratchpad, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.rvv import rvx
@@ -97,12 +97,22 @@ class KernelEmitter:
             if operand not in defined
         }
 
-    def as_stream(self, location: Location) -> Stream | Scalar | Constant:
+    def as_stream(self, location: Location, base: SSAValue | None = None) -> Stream | Scalar | Constant:
+        """A tile's elements as a stream (from element `base` on, if given); a scalar as it is."""
         if isinstance(location, Tile):
-            return Stream(location.element, location.offset)
+            return Stream(location.element, location.offset, base=base)
         if isinstance(location, InPlace):
-            return Stream(location.element, 0, address=location.address)
+            return Stream(location.element, 0, base, address=location.address, valid=location.valid, pad=location.pad)
+        if isinstance(location, Iota):
+            return Stream(location.element, 0, base=base, counting_from=location.start)
         return location
+
+    def map_inputs(self, op: tile.MapOp, base: SSAValue | None = None) -> dict[SSAValue, Stream | Scalar | Constant]:
+        """What a map's body reads: its operands, tiles as streams (from element `base`
+        on, if given), and the scalars it captures from above."""
+        block = op.body.block
+        inputs = {arg: self.as_stream(self.place(operand), base) for arg, operand in zip(block.args, op.inputs)}
+        return inputs | self.captured([o for o in block.ops if o is not block.last_op], block)
 
     def fill(self, place: Tile, value: Scalar | Constant, anchor: Operation) -> None:
         """Every element of a tile := a uniform value."""

@@ -14,7 +14,8 @@ Places are not reused: scratchpads stay a few hundred KiB for the corpus,
 and a distinct place per value keeps the generated code easy to check.
 
 A load that only elementwise programs read takes no tile: it is read in
-place (`InPlace`), from the global memory it was loaded from.
+place (`InPlace`), from the global memory it was loaded from; nor does an
+iota they alone read (`Iota`), whose elements they compute.
 """
 
 from __future__ import annotations
@@ -77,15 +78,28 @@ class InPlace:
 
     `address` is the register holding the address of its first element;
     only elementwise programs of the load's block read it (as a stream), so
-    it needs no scratchpad copy.
+    it needs no scratchpad copy.  If `valid` (a register) is given, only
+    that many leading elements are in bounds: the others read as `pad`.
     """
 
     address: SSAValue
     element: Element
     shape: tuple[int, ...]
+    valid: SSAValue | None = None
+    pad: Scalar | Constant | None = None
 
 
-Location = Scalar | Tile | Constant | InPlace
+@dataclass(frozen=True)
+class Iota:
+    """An iota (or a reshape of one) that only elementwise programs read: they compute
+    its elements, `start` plus their row-major index, instead of reading them."""
+
+    start: int
+    element: Element
+    shape: tuple[int, ...]
+
+
+Location = Scalar | Tile | Constant | InPlace | Iota
 
 
 def constant_bits(value: Attribute, element: Element) -> int | None:

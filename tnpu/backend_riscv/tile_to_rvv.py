@@ -11,8 +11,10 @@ the scratchpad and writes its results there:
 * runs of scalar `arith`/`math` ops become one one-element vector program;
 * `tile.map` is one strip loop whose body stays in vector registers
   (`elementwise`); it reads loads read in place (`transfers.read_in_place`)
-  from global memory, and writes a result only a store reads where the
-  store would (`transfers.store_of_map_result`);
+  from global memory and computes iotas only maps read, writes a result
+  only a store reads where the store would
+  (`transfers.store_of_map_result`), and one only the reduction after it
+  reads is computed inside that reduction's loop (`vector_unit`);
 * DMA, gather/scatter, atomics and asserts are lowered by `transfers`,
   broadcast/transpose/iota/take, reductions, scans and matmul by
   `vector_unit`: each op family's lowerings are small functions registered
@@ -237,15 +239,13 @@ class KernelLowering(KernelEmitter):
     # -- vector unit: map -----------------------------------------------------
 
     def _map(self, op: tile.MapOp) -> None:
+        if vector_unit.reduction_computing(op) is not None:
+            return  # the reduction computes it strip by strip
         block = op.body.block
-        inputs: dict[SSAValue, Stream | Scalar | Constant] = {
-            arg: self.as_stream(self.place(operand))  # type: ignore[misc]
-            for arg, operand in zip(block.args, op.inputs)
-        }
         yielded = block.last_op
         assert isinstance(yielded, tile.YieldOp)
         body_ops = [o for o in block.ops if o is not yielded]
-        inputs |= self.captured(body_ops, block)
+        inputs = self.map_inputs(op)
         outputs = []
         overlapped_stores: list[tuple[SSAValue, tile.StoreOp, Tile]] = []
         for result, value in zip(op.results_, yielded.values):

@@ -6,8 +6,11 @@ dimensions but the last); a row is one strip loop of unit-stride
 into three parts: the valid columns `[lo, hi)` move (under the mask tile,
 if any, as a `v0.t` mask), the columns before and after read the pad
 value.  An outer index out of bounds empties the row (`hi = lo`).  A
-contiguous, whole load only maps read moves nothing (`read_in_place`), and
-a store of a map's result the map does (`store_of_map_result`).
+contiguous load only maps read moves nothing (`read_in_place`): they read
+it where it lies, its elements past the in-bounds prefix (a tile cut by
+one bound, as a row of Inductor's `r0_mask`) as the pad value, under a
+`v0.t` mask; and a store of a map's result the map does
+(`store_of_map_result`).
 
 Gather/scatter use indexed `vluxei64`/`vsoxei64` (ordered, so the last
 write to an element wins, as the tile dialect specifies); atomics are one
@@ -19,6 +22,7 @@ AMO (or an LR/SC loop for float add and compare-and-swap) per element, and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import math
 from contextlib import nullcontext
 
 from xdsl.dialects import riscv, rv64
@@ -27,7 +31,7 @@ from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.dialects.riscv.attrs import ui6
 from xdsl.ir import Block, Operation, SSAValue
 
-from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, Var, bound_value, for_each_row
+from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, bound_value, for_each_row
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute
 from tnpu.backend_riscv.float_algorithms import f32_to_half, float_bits, half_to_f32
@@ -44,7 +48,13 @@ def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
     if read_in_place(op):
         element = cg.element(op.result, op)
         address = first_element_address(cg, op, element)
-        cg.scratchpad.bind(op.result, InPlace(address, element, tuple(op.tile_type.get_shape())))
+        shape = tuple(op.tile_type.get_shape())
+        if _contiguous_and_whole(op):
+            cg.scratchpad.bind(op.result, InPlace(address, element, shape))
+            return
+        pad = cg.place(op.pad) if op.pad is not None else Constant(0, element)
+        valid = _in_bounds_prefix(cg, op)
+        cg.scratchpad.bind(op.result, InPlace(address, element, shape, valid, pad))  # type: ignore[arg-type]
         return
     place = cg.new_place(op.result, op)
     assert isinstance(place, Tile)
@@ -55,15 +65,48 @@ def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
 _MEMORY_WRITES = (tile.StoreOp, tile.ScatterOp, tile.AtomicRMWOp, tile.AtomicCASOp)
 
 
-def _contiguous_and_whole(op: tile.LoadOp | tile.StoreOp) -> bool:
-    """Row-major contiguous in memory, unmasked, every element within bounds."""
+def _row_major_in_memory(op: tile.LoadOp | tile.StoreOp) -> bool:
+    """Unmasked, from index 0, and laid out row-major and contiguous in memory (the
+    stride of a dimension of one element is never used, so any will do)."""
     shape = list(op.tile_type.get_shape())
+    strides = zip(shape, op.mixed_strides(), row_major_strides(shape))
     return (
         op.mask is None
-        and op.mixed_strides() == row_major_strides(shape)
+        and all(stride == expected or size == 1 for size, stride, expected in strides)
         and op.mixed_lower() == [0] * len(shape)
-        and op.mixed_upper() == shape
     )
+
+
+def _contiguous_and_whole(op: tile.LoadOp | tile.StoreOp) -> bool:
+    """Row-major contiguous in memory, unmasked, every element within bounds."""
+    return _row_major_in_memory(op) and op.mixed_upper() == list(op.tile_type.get_shape())
+
+
+def _deciding_dimension(op: tile.LoadOp) -> int | None:
+    """The dimension whose upper bound alone says how many leading elements (in row-major
+    order) of a row-major load are in bounds, if one does: the first of more than one
+    element, when every later one is whole (earlier ones, of one element, are in bounds
+    or empty the tile)."""
+    shape, upper = list(op.tile_type.get_shape()), op.mixed_upper()
+    if not _row_major_in_memory(op):
+        return None
+    deciding = next((d for d, size in enumerate(shape) if size > 1), len(shape) - 1)
+    return deciding if upper[deciding + 1 :] == shape[deciding + 1 :] else None
+
+
+def _in_bounds_prefix(cg: KernelEmitter, op: tile.LoadOp) -> SSAValue:
+    """How many leading elements of the load are in bounds (`_deciding_dimension`'s bound,
+    clamped to the tile, times the elements after it; 0 if an earlier bound is empty)."""
+    b, shape = cg.b, list(op.tile_type.get_shape())
+    deciding = _deciding_dimension(op)
+    assert deciding is not None
+    upper = op.mixed_upper()
+    count = b.var(_clamped(b, _static_or_loader(cg, upper[deciding]), 0, shape[deciding]))
+    for bound in upper[:deciding]:
+        with b.branch("ge", b.zero, bound_value(b, _static_or_loader(cg, bound))):
+            count.set(b.zero)
+    inner = math.prod(shape[deciding + 1 :])
+    return count.value if inner == 1 else b.mul(count.value, b.li(inner))
 
 
 def _between(block: Block, first: Operation, last: Operation) -> list[Operation]:
@@ -71,12 +114,13 @@ def _between(block: Block, first: Operation, last: Operation) -> list[Operation]
 
 
 def read_in_place(op: tile.LoadOp) -> bool:
-    """Whether `op`'s tile can be read where it lies instead of copied: the load
-    is contiguous and row-major, unmasked and within bounds, only `tile.map`s
-    of its block read it, and nothing writes memory before the last of them."""
+    """Whether `op`'s tile can be read where it lies instead of copied: the load is
+    row-major and contiguous, unmasked, its elements in bounds a prefix of the tile
+    (the others read as the pad value), only `tile.map`s of its block read it, and
+    nothing writes memory before the last of them."""
     users = [use.operation for use in op.result.uses]
     block = op.parent_block()
-    if not _contiguous_and_whole(op) or not users or block is None:
+    if _deciding_dimension(op) is None or not users or block is None:
         return False
     if any(not isinstance(u, tile.MapOp) or u.parent_block() is not block or op.result not in u.inputs
            for u in users):  # fmt: skip
@@ -141,18 +185,10 @@ class _StructuredTransfer:
         self.is_load = isinstance(op, tile.LoadOp)
         self.mask = cg.tile_place(op.mask) if op.mask is not None else None
 
-    def _static_or_loader(self, value: int | SSAValue):  # noqa: ANN202
-        if isinstance(value, int):
-            return value
-        location = self.cg.place(value)
-        if isinstance(location, Constant):
-            return location.bits
-        return lambda: self.cg.load_int(value)
-
     def emit(self) -> None:
         b, cg, op, element = self.b, self.cg, self.op, self.element
-        lower = [self._static_or_loader(v) for v in op.mixed_lower()]
-        upper = [self._static_or_loader(v) for v in op.mixed_upper()]
+        lower = [_static_or_loader(cg, v) for v in op.mixed_lower()]
+        upper = [_static_or_loader(cg, v) for v in op.mixed_upper()]
         bounds: list[Bound | None] = []
         for size, low, high in zip(self.shape, lower, upper):
             full = isinstance(low, int) and low <= 0 and isinstance(high, int) and high >= size
@@ -259,6 +295,16 @@ class _StructuredTransfer:
     def _stride_register(self) -> SSAValue:
         stride = self.inner_stride
         return self.b.zero if isinstance(stride, int) else stride
+
+
+def _static_or_loader(cg: KernelEmitter, value: int | SSAValue) -> int | Callable[[], SSAValue]:
+    """A bound as an int if it is known, else as the code that loads it."""
+    if isinstance(value, int):
+        return value
+    location = cg.place(value)
+    if isinstance(location, Constant):
+        return location.bits
+    return lambda: cg.load_int(value)
 
 
 def _row_major(shape: Sequence[int], element_bytes: int) -> list[int]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
 from xdsl.dialects import arith, riscv
 from xdsl.dialects.riscv import FloatRegisterType
@@ -32,15 +33,16 @@ from xdsl.ir import Operation, SSAValue
 
 from tnpu.backend_riscv.arg_combiners import arg_reduction
 from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
-from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.elements import Element, element_of
+from tnpu.backend_riscv.elementwise import ElementwiseProgram, Fold, Stream, emit_elementwise
 from tnpu.backend_riscv.emitter import KernelEmitter
-from tnpu.backend_riscv.storage import Constant, Scalar, Tile
+from tnpu.backend_riscv.storage import Constant, Iota, Scalar, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv.types import VectorRegisterType
+from tnpu.dialects.shapes import element_type_of, shape_of
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
@@ -57,7 +59,10 @@ def _vector() -> VectorRegisterType:
 
 @contextmanager
 def _repeat(b: Builder, trips: int) -> Iterator[None]:
-    """A loop whose body runs `trips` (at least one) times, counting down to zero."""
+    """A loop whose body runs `trips` (at least one) times, counting down to zero; no loop for one."""
+    if trips == 1:
+        yield
+        return
     left = b.var(trips)
     with b.loop() as loop:
         yield
@@ -131,12 +136,17 @@ def emit_transpose(cg: KernelEmitter, op: tile.TransposeOp) -> None:
 
 
 def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
-    source = cg.tile_place(op.source)
+    source = cg.place(op.source)
+    assert isinstance(source, Tile | Iota)
     shape = tuple(op.result.type.get_shape())  # type: ignore[attr-defined]
-    cg.scratchpad.bind(op.result, Tile(source.offset, source.element, shape))
+    cg.scratchpad.bind(op.result, replace(source, shape=shape))
 
 
 def emit_iota(cg: KernelEmitter, op: tile.IotaOp) -> None:
+    """Nothing if only maps read the iota (`Iota`: they compute it), else `vid.v` plus a running start."""
+    if _only_maps_read(op.result):
+        cg.scratchpad.bind(op.result, Iota(op.start.value.data, cg.element(op.result, op), (op.element_count(),)))
+        return
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
     b, bits = cg.b, dest.element.bits
@@ -148,6 +158,15 @@ def emit_iota(cg: KernelEmitter, op: tile.IotaOp) -> None:
         b.insert(rvv.UNIT_STRIDE_STORES[bits](shifted, pointer.value))
         start.set(b.add(start, loop.vl))
         loop.advance(pointer, dest.element.bytes)
+
+
+def _only_maps_read(value: SSAValue) -> bool:
+    """Whether only `tile.map`s read `value`, directly or through reshapes."""
+    return all(
+        isinstance(use.operation, tile.MapOp)
+        or isinstance(use.operation, tile.ReshapeOp) and _only_maps_read(use.operation.result)
+        for use in value.uses
+    )
 
 
 def emit_take(cg: KernelEmitter, op: tile.TakeOp) -> None:
@@ -276,13 +295,11 @@ def _single_op_combiner(op: tile.ReduceOp) -> type[Operation] | None:
 
 
 def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
-    source = cg.tile_place(op.inputs[0])
-    element = source.element
-    along_rows = op.axis.value.data == len(source.shape) - 1
-    combiner = _single_op_combiner(op) if along_rows else None
-    if combiner is not None and _reduction_instruction(combiner, element) is not None:
-        _horizontal_reduce(cg, op, source, combiner)
+    combiner = _row_instruction_combiner(op)
+    if combiner is not None:
+        _horizontal_reduce(cg, op, combiner)
         return
+    element = cg.tile_place(op.inputs[0]).element
     extreme = arg_reduction(op)
     if extreme is not None and _reduction_instruction(extreme, element) is not None:
         _arg_reduce(cg, op, extreme)
@@ -290,53 +307,93 @@ def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
         _tree_reduce(cg, op)
 
 
+def _row_instruction_combiner(op: tile.ReduceOp) -> type[Operation] | None:
+    """The combiner of a reduction along the last axis that one RVV instruction computes, if it is one."""
+    shape = shape_of(op.inputs[0].type)
+    combiner = _single_op_combiner(op) if op.axis.value.data == len(shape) - 1 else None
+    element = element_of(element_type_of(op.inputs[0].type))
+    if combiner is None or element is None or _reduction_instruction(combiner, element) is None:
+        return None
+    return combiner
+
+
+def reduction_computing(op: tile.MapOp) -> tile.ReduceOp | None:
+    """The reduction that computes `op`'s result strip by strip, instead of reading it from
+    the scratchpad: the op right after the map, reducing with one RVV instruction
+    along the last axis, and the only reader of the map's only result.  Right
+    after, because what the map reads in place must not change before it is read."""
+    reduction = op.next_op
+    if len(op.results) != 1 or not isinstance(reduction, tile.ReduceOp) or reduction.inputs[0] is not op.results[0]:
+        return None
+    if len(list(op.results[0].uses)) != 1 or _row_instruction_combiner(reduction) is None:
+        return None
+    return reduction
+
+
 def emit_scan(cg: KernelEmitter, op: tile.ScanOp) -> None:
     _scan(cg, op)
 
 
-def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, source: Tile, combiner: type[Operation]) -> None:
-    """Each row reduced by one RVV reduction instruction chained across strips."""
-    b, element = cg.b, source.element
+def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, combiner: type[Operation]) -> None:
+    """Each row reduced by one RVV reduction instruction chained across strips; the map
+    whose result only this reduction reads (`reduction_computing`) is computed
+    strip by strip in the same loop."""
+    b, source = cg.b, op.inputs[0]
+    element = cg.element(source, op)
+    shape = shape_of(source.type)
+    columns = shape[-1]
+    rows = math.prod(shape) // columns
+    producer = source.owner if isinstance(source.owner, tile.MapOp) and reduction_computing(source.owner) else None
     dest = cg.new_place(op.results_[0], op)
-    columns = source.shape[-1]
-    source_row, dest_pointer = b.var(b.scratch_address(source.offset)), b.var(b.scratch_address(dest.offset))
-    with _repeat(b, source.count // columns):
-        reduced, nan_seen = _reduce_row(b, source_row.value, columns, element, combiner)
+    dest_pointer = b.var(b.scratch_address(dest.offset))
+    row_start = b.var(0) if rows > 1 else None
+    with _repeat(b, rows):
+        base = row_start.value if row_start is not None else None
+        if producer is None:
+            program = ElementwiseProgram([], {source: cg.as_stream(cg.place(source), base)}, [], columns, op)  # type: ignore[dict-item]
+            value = source
+        else:
+            body = producer.body.block
+            program = ElementwiseProgram(list(body.ops)[:-1], cg.map_inputs(producer, base), [], columns, producer)
+            value = body.last_op.operands[0]  # type: ignore[union-attr]
+        reduced, nan_seen = _reduce_row(b, program, value, element, combiner)
         result = b.var(reduced)
         if nan_seen is not None:
             with b.branch("ne", nan_seen, b.zero):
                 result.set(b.li({32: 0x7FC00000, 64: 0x7FF8000000000000}[element.bits]))
         b.store_scalar(result.value, 0, element, dest_pointer.value)
-        b.advance(source_row, columns * element.bytes)
-        b.advance(dest_pointer, element.bytes)
+        if row_start is not None:
+            b.advance(dest_pointer, element.bytes)
+            b.advance(row_start, columns)
 
 
 def _reduce_row(
-    b: Builder, row: SSAValue, columns: int, element: Element, combiner: type[Operation]
+    b: Builder, row: ElementwiseProgram, value: SSAValue, element: Element, combiner: type[Operation]
 ) -> tuple[SSAValue, Var | None]:
-    """The `columns` elements at `row` reduced by `combiner`'s RVV instruction chained across strips.
+    """`value` of the elementwise program `row` reduced by `combiner`'s RVV instruction
+    chained across the program's strips.
 
     Gives the result's bits in an integer register and, for a
     NaN-propagating combiner, a register that is not zero when the row
     holds a NaN: the instructions skip NaNs, as IEEE's maximumNumber does.
     """
-    bits, one_element = element.bits, VectorRegisterType.group(1)
+    bits = element.bits
     instruction = _reduction_instruction(combiner, element)
     assert instruction is not None, f"{combiner.name} has no reduction instruction for {element}"
     with b.hoisted():
         identity = b.li(_identity(combiner, element))
-    pointer = b.var(row)
     b.insert(rvv.VsetivliOp(1, bits, 8))
-    accumulator = b.var(b.vector(rvv.VmvSXOp(identity, result_type=one_element)))
+    accumulator = b.var(b.vector(rvv.VmvSXOp(identity, result_type=VectorRegisterType.group(1))))
     nan_seen = b.var(0) if issubclass(combiner, _NAN_PROPAGATING) else None
-    with StripLoop.over(b, columns, bits) as strip:
-        data = b.vector(rvv.UNIT_STRIDE_LOADS[bits](pointer.value, result_type=_vector()))
-        accumulator.set(b.vector(instruction(data, accumulator.value, result_type=one_element)))
-        if nan_seen is not None:
-            nan_seen.set(b.emit(riscv.OrOp(nan_seen.value, b.emit(rvv.VcpopMOp(_nans(b, data))))))
-        strip.advance(pointer, element.bytes)
+    emit_elementwise(b, replace(row, folds=[Fold(value, instruction, accumulator, nan_seen)]))
     b.insert(rvv.VsetivliOp(1, bits, 8))
     return b.emit(rvv.VmvXSOp(accumulator.value)), nan_seen
+
+
+def _row_of(cg: KernelEmitter, value: SSAValue, row: SSAValue, anchor: Operation) -> ElementwiseProgram:
+    """The program that reads the row of `value`'s tile at address `row`."""
+    place = cg.tile_place(value)
+    return ElementwiseProgram([], {value: Stream(place.element, 0, address=row)}, [], place.shape[-1], anchor)
 
 
 def _nans(b: Builder, data: SSAValue) -> SSAValue:
@@ -363,7 +420,7 @@ def _arg_reduce(cg: KernelEmitter, op: tile.ReduceOp, extreme: type[Operation]) 
     element, index_element = values.element, indices.element
     columns = values.shape[-1]
     with _repeat(b, values.count // columns):
-        reduced, nan_seen = _reduce_row(b, value_row.value, columns, element, extreme)
+        reduced, nan_seen = _reduce_row(b, _row_of(cg, op.inputs[0], value_row.value, op), op.inputs[0], element, extreme)
         column = _first_column_holding(b, value_row.value, columns, element, reduced, nan_seen)
         _copy_element(b, value_row.value, column, element, value_out.value)
         _copy_element(b, index_row.value, column, index_element, index_out.value)

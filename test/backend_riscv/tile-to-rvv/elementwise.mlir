@@ -35,10 +35,11 @@ tile.kernel @axpy(%x: !tile.buffer<f32>, %y: !tile.buffer<f32>, %a: f32) {
 
 // A select merges under the mask in v0: the compare's mask is copied there
 // (vmv1r.v), and an i1 result is stored as bytes (vmerge.vim of 1 into zeros).
+// A mask is one register at any LMUL (a bit per element).
 // CHECK-LABEL: riscv_func.func public @tnpu_kernel_select
 // CHECK:         riscv.comment {comment = "tile.map"}
-// CHECK:         [[M:%[0-9]+]] = rvv.vmflt.vv {{%[0-9]+}}, {{%[0-9]+}} : (!rvv.reg<m8>, !rvv.reg<m8>) -> !rvv.mask<m8>
-// CHECK-NEXT:    [[V0:%[0-9]+]] = rvv.vmv1r.v [[M]] : (!rvv.mask<m8>) -> !rvv.mask<m1, v0>
+// CHECK:         [[M:%[0-9]+]] = rvv.vmflt.vv {{%[0-9]+}}, {{%[0-9]+}} : (!rvv.reg<m8>, !rvv.reg<m8>) -> !rvv.mask<m1>
+// CHECK-NEXT:    [[V0:%[0-9]+]] = rvv.vmv1r.v [[M]] : (!rvv.mask<m1>) -> !rvv.mask<m1, v0>
 // CHECK-NEXT:    {{%[0-9]+}} = rvv.vmerge.vvm {{%[0-9]+}}, {{%[0-9]+}}, [[V0]]
 // CHECK:         [[ZEROS:%[0-9]+]] = rvv.vmv.v.i 0
 // CHECK-NEXT:    {{%[0-9]+}} = rvv.vmerge.vim [[ZEROS]], 1, [[V0]]

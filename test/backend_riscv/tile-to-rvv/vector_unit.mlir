@@ -140,11 +140,11 @@ tile.kernel @argmax_of_loaded_indices(%x: !tile.buffer<f32>, %indices: !tile.buf
 // pairwise, level by level.  Along the only axis a level's pairs are lanes:
 // left and right elements read at a stride of two elements (8 bytes), the
 // right ones from one element on.  7 elements: 3 pairs, then the odd slice 6
-// moves up to slice 3, a copy from the offsets advanced past the pairs.
+// moves up to slice 3, a copy from the offsets advanced past the pairs.  The
+// one position along the other axes takes no loop.
 // CHECK-LABEL: riscv_func.func public @tnpu_kernel_product
 // CHECK:         riscv.comment {comment = "tile.reduce"}
-// CHECK:         rvx.loop
-// CHECK-NEXT:    ^bb0([[POSITION:%[0-9]+]]: !riscv.reg,
+// CHECK-NEXT:      [[POSITION:%[0-9]+]] = rv64.li 0 : !riscv.reg
 // CHECK-NEXT:      rv64.li 7 : !riscv.reg
 // CHECK-NEXT:      [[SOURCE:%[0-9]+]] = riscv.mul [[POSITION]], {{%[0-9]+}}
 // CHECK-NEXT:      rv64.li 4 : !riscv.reg
@@ -187,7 +187,6 @@ tile.kernel @product(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
 // combine 4, copy 2 and combine 3, copy 4 and combine 1).
 // CHECK-LABEL: riscv_func.func public @tnpu_kernel_cumsum
 // CHECK:         riscv.comment {comment = "tile.scan"}
-// CHECK:         rvx.loop
 // CHECK:           [[COPIED:%[0-9]+]] = rv64.li 1 : !riscv.reg
 // CHECK-NEXT:      rvx.loop ([[COPIED]])
 // CHECK-NOT:         rvv.vfadd.vv

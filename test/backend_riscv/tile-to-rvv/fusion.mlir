@@ -1,0 +1,146 @@
+// RUN: tnpu-opt %s --split-input-file -p tile-to-rvv | filecheck %s
+
+// A map whose only result only the reduction right after it reads is computed
+// inside that reduction's strip loop: each strip's values go from the map's
+// body straight into the reduction instruction, nothing through the
+// scratchpad.  Rows of a 2-D tile start `base` elements in, 8 more per row.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_sum_of_squares
+// CHECK:         riscv.comment {comment = "tile.map"}
+// CHECK-NEXT:    riscv.comment {comment = "tile.reduce"}
+// CHECK:         rvx.loop
+// CHECK:           rvv.vmv.s.x
+// CHECK:           rvx.loop
+// CHECK-NEXT:      ^bb0(
+// CHECK-NEXT:        rvv.vsetvli
+// CHECK-NEXT:        [[X:%[0-9]+]] = rvv.vle32.v
+// CHECK-NEXT:        [[SQUARE:%[0-9]+]] = rvv.vfmul.vv [[X]], [[X]]
+// CHECK-NEXT:        rvv.vfredosum.vs [[SQUARE]]
+// CHECK-NOT:         rvv.vse32.v
+// CHECK:           }
+// CHECK:           riscv.addi {{%[0-9]+}}, 8 : (!riscv.reg) -> !riscv.reg
+// CHECK:         riscv.comment {comment = "tile.store"}
+tile.kernel @sum_of_squares(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [8, 1] : !tile.buffer<f32> -> tensor<4x8xf32>
+  %squares = tile.map %t : tensor<4x8xf32> -> tensor<4x8xf32> {
+  ^bb0(%a: f32):
+    %s = arith.mulf %a, %a : f32
+    tile.yield %s : f32
+  }
+  %r = tile.reduce %squares {axis = 1 : i32} : tensor<4x8xf32> -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  tile.store %r, %out[0] strides [1] : tensor<4xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// A map result something else reads too is written to the scratchpad as
+// before, and the reduction reads it from there.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_squares_kept
+// CHECK:         riscv.comment {comment = "tile.map"}
+// CHECK:           rvv.vfmul.vv
+// CHECK-NEXT:      rvv.vse32.v
+// CHECK:         riscv.comment {comment = "tile.reduce"}
+// CHECK:           rvv.vle32.v
+// CHECK-NEXT:      rvv.vfredosum.vs
+tile.kernel @squares_kept(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>, %kept: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<8xf32>
+  %squares = tile.map %t : tensor<8xf32> -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %s = arith.mulf %a, %a : f32
+    tile.yield %s : f32
+  }
+  %r = tile.reduce %squares {axis = 0 : i32} : tensor<8xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  tile.store %squares, %kept[0] strides [1] : tensor<8xf32>, !tile.buffer<f32>
+  %rt = tile.broadcast %r : f32 -> tensor<1xf32>
+  tile.store %rt, %out[0] strides [1] : tensor<1xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// Only the reduction right after the map computes it: with a store in
+// between, the map would read in place what the store may have overwritten.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_store_between
+// CHECK:         riscv.comment {comment = "tile.map"}
+// CHECK:           rvv.vfmul.vv
+// CHECK-NEXT:      rvv.vse32.v
+// CHECK:         riscv.comment {comment = "tile.store"}
+// CHECK:         riscv.comment {comment = "tile.reduce"}
+// CHECK:           rvv.vle32.v
+// CHECK-NEXT:      rvv.vfredosum.vs
+tile.kernel @store_between(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>, %y: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [1] : !tile.buffer<f32> -> tensor<8xf32>
+  %squares = tile.map %t : tensor<8xf32> -> tensor<8xf32> {
+  ^bb0(%a: f32):
+    %s = arith.mulf %a, %a : f32
+    tile.yield %s : f32
+  }
+  tile.store %t, %y[0] strides [1] : tensor<8xf32>, !tile.buffer<f32>
+  %r = tile.reduce %squares {axis = 0 : i32} : tensor<8xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  %rt = tile.broadcast %r : f32 -> tensor<1xf32>
+  tile.store %rt, %out[0] strides [1] : tensor<1xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// An iota only maps read (here through a reshape) takes no tile: the map
+// computes it, `vid.v` plus the index its strip starts at, which the loop
+// carries and advances by vl.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_iota_in_map
+// CHECK:         riscv.comment {comment = "tile.iota"}
+// CHECK-NEXT:    riscv.comment {comment = "tile.reshape"}
+// CHECK-NEXT:    riscv.comment {comment = "tile.map"}
+// CHECK:         [[FIRST:%[0-9]+]] = rv64.li 3 : !riscv.reg
+// CHECK:         rvx.loop
+// CHECK-NEXT:    ^bb0({{%[0-9]+}}: !riscv.reg, [[START:%[0-9]+]]: !riscv.reg,
+// CHECK-NEXT:      [[VL:%[0-9]+]] = rvv.vsetvli
+// CHECK-NEXT:      [[INDICES:%[0-9]+]] = rvv.vid.v
+// CHECK-NEXT:      rvv.vadd.vx [[INDICES]], [[START]]
+// CHECK:           riscv.add [[START]], [[VL]]
+tile.kernel @iota_in_map(%out: !tile.buffer<i32>) {
+  %i = tile.iota {start = 3 : i32} : tensor<64xi32>
+  %r = tile.reshape %i : tensor<64xi32> -> tensor<1x64xi32>
+  %twice = tile.map %r : tensor<1x64xi32> -> tensor<1x64xi32> {
+  ^bb0(%a: i32):
+    %s = arith.addi %a, %a : i32
+    tile.yield %s : i32
+  }
+  tile.store %twice, %out[0] strides [64, 1] : tensor<1x64xi32>, !tile.buffer<i32>
+  tile.return
+}
+
+// -----
+
+// An iota another op reads is materialised in the scratchpad for all.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_iota_stored
+// CHECK:         riscv.comment {comment = "tile.iota"}
+// CHECK:         rv64.li 3
+// CHECK:           rvv.vid.v
+// CHECK:           rvv.vse32.v
+// CHECK:         riscv.comment {comment = "tile.map"}
+// CHECK-NOT:       rvv.vid.v
+// CHECK:         riscv.comment {comment = "tile.store"}
+tile.kernel @iota_stored(%out: !tile.buffer<i32>, %indices: !tile.buffer<i32>) {
+  %i = tile.iota {start = 3 : i32} : tensor<64xi32>
+  %twice = tile.map %i : tensor<64xi32> -> tensor<64xi32> {
+  ^bb0(%a: i32):
+    %s = arith.addi %a, %a : i32
+    tile.yield %s : i32
+  }
+  tile.store %twice, %out[0] strides [1] : tensor<64xi32>, !tile.buffer<i32>
+  tile.store %i, %indices[0] strides [1] : tensor<64xi32>, !tile.buffer<i32>
+  tile.return
+}
