@@ -406,6 +406,109 @@ def test_half_float_matmul_sums_exact_products_in_f32_in_k_order(operand: str, a
     assert got.tobytes() == total.astype(got.dtype).reshape(-1).tobytes()
 
 
+# -- Inductor's Welford reduction: ordered sums, bit-identical at every VLEN ----------------------
+
+_WELFORD_ROWS, _WELFORD_COLUMNS = 5, 40
+
+
+def _welford_kernel(type_: str) -> str:
+    """`triton_helpers.welford` of (mean, m2, weight) rows, as Inductor's tile IR has it."""
+    rows, columns = _WELFORD_ROWS, _WELFORD_COLUMNS
+    tile_type, result_type = f"tensor<{rows}x{columns}x{type_}>", f"tensor<{rows}x{type_}>"
+    loads = "\n".join(
+        f"  %{name} = tile.load %{name}_in[0] strides [{columns}, 1] : !tile.buffer<{type_}> -> {tile_type}"
+        for name in ("mean", "m2", "weight")
+    )
+    stores = "\n".join(
+        f"  tile.store %r#{index}, %out[{index * rows}] strides [1] : {result_type}, !tile.buffer<{type_}>"
+        for index in range(3)
+    )
+    return f"""
+tile.kernel @welford(%mean_in: !tile.buffer<{type_}>, %m2_in: !tile.buffer<{type_}>, %weight_in: !tile.buffer<{type_}>,
+                     %out: !tile.buffer<{type_}>) {{
+  %zero = arith.constant 0.0 : {type_}
+{loads}
+  %r:3 = tile.reduce %mean, %m2, %weight {{axis = 1 : i32}} : {tile_type}, {tile_type}, {tile_type} -> {result_type}, {result_type}, {result_type} {{
+  ^bb0(%mean_1: {type_}, %m2_1: {type_}, %weight_1: {type_}, %mean_2: {type_}, %m2_2: {type_}, %weight_2: {type_}):
+    %same = arith.cmpf oeq, %mean_1, %mean_2 : {type_}
+    %difference = arith.subf %mean_2, %mean_1 : {type_}
+    %delta = arith.select %same, %zero, %difference : {type_}
+    %new_weight = arith.addf %weight_1, %weight_2 : {type_}
+    %empty = arith.cmpf oeq, %new_weight, %zero : {type_}
+    %ratio = arith.divf %weight_2, %new_weight : {type_}
+    %w2_over_w = arith.select %empty, %zero, %ratio : {type_}
+    %step = arith.mulf %delta, %w2_over_w : {type_}
+    %new_mean = arith.addf %mean_1, %step : {type_}
+    %m2s = arith.addf %m2_1, %m2_2 : {type_}
+    %squared = arith.mulf %delta, %delta : {type_}
+    %weighted = arith.mulf %squared, %weight_1 : {type_}
+    %spread = arith.mulf %weighted, %w2_over_w : {type_}
+    %new_m2 = arith.addf %m2s, %spread : {type_}
+    tile.yield %new_mean, %new_m2, %new_weight : {type_}, {type_}, {type_}
+  }}
+{stores}
+  tile.return
+}}
+"""
+
+
+def _welford_partials(type_: str) -> list[np.ndarray]:
+    """(mean, m2, weight) rows: whole, partly masked (weight 0, mean 0, m2 0, as Inductor pads),
+    all masked, holding a NaN mean where masked, and one element."""
+    rng = np.random.default_rng(7)
+    shape = (_WELFORD_ROWS, _WELFORD_COLUMNS)
+    mean = rng.standard_normal(shape) * 10 + 3
+    weight = rng.integers(1, 9, shape).astype(np.float64)
+    m2 = rng.random(shape) * weight * 4
+    weight[0], m2[0] = 1, 0
+    weight[1, ::3] = 0
+    weight[2] = 0
+    weight[3, 5:] = 0
+    weight[4, :-1] = 0
+    mean[weight == 0], m2[weight == 0] = 0, 0
+    mean[3, 17] = np.nan
+    return [x.astype(_NUMPY[type_]).reshape(-1) for x in (mean, m2, weight)]
+
+
+@pytest.mark.parametrize("type_", ["f32", "f64"])
+def test_welford_reduce_sums_in_order_and_matches_the_pairwise_tree(type_: str) -> None:
+    """vfredosum: the same bits at every VLEN; within the ordered sums' rounding of the interpreter's tree
+    and of the exact closed form; weights (integers) exact; all-masked rows 0, a NaN mean NaN."""
+    module = Parser(tnpu_context(), _welford_kernel(type_)).parse_module()
+    kernel = next(op for op in module.walk() if isinstance(op, tile.KernelOp))
+    partials = _welford_partials(type_)
+    out = np.zeros(3 * _WELFORD_ROWS, _NUMPY[type_])
+    interpreted = out.copy()
+    interpret(kernel, (1, 1, 1), [Buffer(x.copy()) for x in partials] + [Buffer(interpreted)])
+    (compiled,) = compile_module(module)
+    assert "vfredosum" in compiled.assembly
+    storages = [*partials, out]
+    spec = KernelSpec.describe(compiled, [1], [{"shape": [s.size], "stride": [1]} for s in storages])
+    results = [launch(compiled, spec, storages, vlen=vlen).storages[-1] for vlen in _MATMUL_VLENS]
+    for vlen, other in zip(_MATMUL_VLENS[1:], results[1:]):
+        assert other.tobytes() == results[0].tobytes(), f"VLEN {vlen} differs from {_MATMUL_VLENS[0]}"
+    got = results[0].view(out.dtype).reshape(3, _WELFORD_ROWS)
+    interpreted = interpreted.reshape(3, _WELFORD_ROWS)
+
+    mean, m2, weight = (x.astype(np.float64).reshape(_WELFORD_ROWS, -1) for x in partials)
+    total = weight.sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        exact_mean = np.where(total == 0, 0, (weight * mean).sum(1) / total)
+        spread = weight * (mean - exact_mean[:, None]) ** 2
+    exact_m2 = m2.sum(1) + spread.sum(1)
+    bound = 2 * _WELFORD_COLUMNS * float(np.finfo(out.dtype).eps)
+    mean_bound = bound * (weight * np.abs(mean)).sum(1) / np.maximum(total, 1)
+    m2_bound = bound * (m2.sum(1) + spread.sum(1))
+    for rung in (got, interpreted):
+        assert np.array_equal(rung[2], total)
+        assert np.array_equal(np.isnan(rung[0]), np.isnan(exact_mean))
+        assert np.array_equal(np.isnan(rung[1]), np.isnan(exact_m2))
+        with np.errstate(invalid="ignore"):
+            assert np.all(~(np.abs(rung[0] - exact_mean) > mean_bound)), (rung[0], exact_mean)
+            assert np.all(~(np.abs(rung[1] - exact_m2) > m2_bound)), (rung[1], exact_m2)
+    assert got[0, 2] == got[1, 2] == 0 and got[0, 4] == interpreted[0, 4]
+
+
 def test_spec_names_the_missing_field() -> None:
     module = Parser(tnpu_context(), _map_kernel("arith.negf {0} : f32", ["f32"], "f32")).parse_module()
     (compiled,) = compile_module(module)

@@ -31,23 +31,15 @@ order; it returns the op that reduces the values, or None.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 
+from tnpu.backend_riscv.combiner_patterns import Pattern, commutative
 from tnpu.dialects import tile
-
-Pattern = Callable[[SSAValue], bool]
-"""Whether a value is computed as the pattern says."""
 
 _FLOAT_EXTREMES: dict[str, type[Operation]] = {"ogt": arith.MaximumfOp, "olt": arith.MinimumfOp}
 _INTEGER_EXTREMES: dict[str, type[Operation]] = {"sgt": arith.MaxSIOp, "slt": arith.MinSIOp}
-
-
-def _is(expected: SSAValue) -> Pattern:
-    return lambda value: value is expected
 
 
 def _true(value: SSAValue) -> bool:
@@ -69,32 +61,19 @@ def _compare(kind: type[arith.CmpfOp | arith.CmpiOp], predicate: str, lhs: SSAVa
     return matches
 
 
-def _commutative(kind: type[Operation], left: Pattern, right: Pattern) -> Pattern:
-    """A `kind` op of a value matching `left` and one matching `right`, in either order."""
-
-    def matches(value: SSAValue) -> bool:
-        op = value.owner
-        if not isinstance(op, kind):
-            return False
-        lhs, rhs = op.operands
-        return left(lhs) and right(rhs) or left(rhs) and right(lhs)
-
-    return matches
-
-
 def _and(left: Pattern, right: Pattern) -> Pattern:
-    return _commutative(arith.AndIOp, left, right)
+    return commutative(arith.AndIOp, left, right)
 
 
 def _or(left: Pattern, right: Pattern) -> Pattern:
-    return _commutative(arith.OrIOp, left, right)
+    return commutative(arith.OrIOp, left, right)
 
 
 def _beats(a: SSAValue, a_index: SSAValue, b: SSAValue, b_index: SSAValue, ordering: str, is_float: bool) -> Pattern:
     """Inductor's `mask`: (a, a_index) wins over (b, b_index) (the module docstring)."""
     if is_float:
         a_is_nan, b_is_nan = _compare(arith.CmpfOp, "une", a, a), _compare(arith.CmpfOp, "une", b, b)
-        ordered = _or(_compare(arith.CmpfOp, ordering, a, b), _and(a_is_nan, _commutative(arith.XOrIOp, b_is_nan, _true)))
+        ordered = _or(_compare(arith.CmpfOp, ordering, a, b), _and(a_is_nan, commutative(arith.XOrIOp, b_is_nan, _true)))
         equal = _or(_compare(arith.CmpfOp, "oeq", a, b), _and(a_is_nan, b_is_nan))
     else:
         ordered = _compare(arith.CmpiOp, ordering, a, b)
