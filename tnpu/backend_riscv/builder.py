@@ -608,5 +608,18 @@ def bound_value(b: Builder, value: Scalar | Callable[[], SSAValue]) -> SSAValue:
     return value() if callable(value) else value
 
 
+def clamped(b: Builder, value: Scalar | Callable[[], SSAValue], low: int, high: int) -> SSAValue:
+    """min(max(value, low), high)."""
+    if isinstance(value, int):
+        return b.li(min(max(value, low), high))
+    clamped = b.var(bound_value(b, value))
+    for limit, condition in ((low, "lt"), (high, "lt")):
+        bound = b.li(limit)
+        lhs, rhs = (clamped, bound) if limit == low else (bound, clamped)
+        with b.branch(condition, lhs, rhs):
+            clamped.set(bound)
+    return clamped.value
+
+
 def int_register() -> IntRegisterType:
     return IntRegisterType.unallocated()

@@ -135,7 +135,8 @@ def _widest_bits(program: ElementwiseProgram) -> int:
         widths.append(64)  # f32 fmod runs in f64
     if any(_converts_half_float(op, program.anchor) for op in program.ops):
         widths.append(32)  # 16- and 8-bit floats convert through f32
-    if any(isinstance(source, Stream) and source.valid is not None for source in program.inputs.values()):
+    streams = [*program.inputs.values(), *(stream for _, stream in program.outputs)]
+    if any(isinstance(stream, Stream) and stream.valid is not None for stream in streams):
         widths.append(32)  # element indices compare with an in-bounds count, both up to 2**31
     return max(widths, default=8)
 
@@ -265,6 +266,8 @@ class _ElementwiseLowering:
         self.strides: dict[int, SSAValue] = {}
         """A register per distinct stride, shared by the streams of that stride."""
         self.loop: StripLoop | None = None
+        self.indices: dict[int, SSAValue] = {}
+        """The strip's `vid.v`, by element width: iotas and in-bounds masks share it."""
 
     # -- driver ---------------------------------------------------------------
 
@@ -390,11 +393,10 @@ class _ElementwiseLowering:
         if isinstance(held, _Pending):
             return self._load(value, held)
         element = held.element
+        if element.is_mask:  # 0 or 1: splat at whatever width the strip is at
+            return _Vector(self.mask(rvv.VmsneViOp, self.vector(rvv.VmvVXOp, self._x(value)), 0), element)
         self.sew(element.bits)
-        splat = self.vector(rvv.VmvVXOp, self._x(value))
-        if element.is_mask:
-            splat = self.mask(rvv.VmsneViOp, splat, 0)
-        return _Vector(splat, element)
+        return _Vector(self.vector(rvv.VmvVXOp, self._x(value)), element)
 
     def _address(self, pending: _Pending) -> SSAValue:
         """The stream's pointer, or for a one-element program its element's address."""
@@ -425,19 +427,31 @@ class _ElementwiseLowering:
         (masked, so the others are not touched), the others the pad value."""
         stream, valid = pending.stream, pending.valid
         assert valid is not None and stream.pad is not None
-        self.sew(self.widest)
-        in_bounds = self.mask_in_v0(rvv.VmsltVxOp, self.vector(rvv.VidVOp), valid.value)
+        in_bounds = self._in_bounds(valid)
         self.sew(stream.element.bits)
         pad = self._hoisted("x", ("pad", stream), lambda: self._materialize_bits(stream.pad))  # type: ignore[arg-type]
         padded = self.vector(rvv.VmvVXOp, pad)
         load = rvv.UNIT_STRIDE_LOADS[stream.element.bits]
         return self.vector(load, address, mask=in_bounds, passthru=padded)
 
+    def _in_bounds(self, valid: Var) -> SSAValue:
+        """v0 := the strip's elements before the `valid` left in bounds, element indices
+        compared at the widest width (32 bits or more, `_widest_bits`)."""
+        self.sew(self.widest)
+        return self.mask_in_v0(rvv.VmsltVxOp, self._indices(), valid.value)
+
+    def _indices(self) -> SSAValue:
+        """0, 1, ... vl - 1 at the current element width (one `vid.v` per width and strip)."""
+        assert self.loop is not None
+        bits = self.loop.current_bits
+        if bits not in self.indices:
+            self.indices[bits] = self.vector(rvv.VidVOp)
+        return self.indices[bits]
+
     def _count(self, value: SSAValue, pending: _Pending) -> _Vector:
         """An iota stream's elements of this strip: the first one's value plus `vid.v`."""
         first = pending.pointer.value if pending.pointer is not None else self._first_index(pending.stream)
-        indices = self.vector(rvv.VidVOp)
-        vector = _Vector(self.vector(rvv.VaddVxOp, indices, first), pending.stream.element)
+        vector = _Vector(self.vector(rvv.VaddVxOp, self._indices(), first), pending.stream.element)
         self.vectors[value] = vector
         return vector
 
@@ -460,7 +474,11 @@ class _ElementwiseLowering:
         if element.is_mask:
             data = self._from_mask(vector, 1, 8)
         address = self._address(out)
-        if out.stride is None:
+        if out.valid is not None:
+            in_bounds = self._in_bounds(out.valid)
+            self.sew(element.bits)
+            self.b.insert(rvv.UNIT_STRIDE_STORES[element.bits](data, address, mask=in_bounds))
+        elif out.stride is None:
             self.b.insert(rvv.UNIT_STRIDE_STORES[element.bits](data, address))
         else:
             self.b.insert(rvv.STRIDED_STORES[element.bits](data, address, out.stride))

@@ -10,7 +10,7 @@ import this module and not `tile_to_rvv`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import TensorType
@@ -38,8 +38,8 @@ class KernelEmitter:
         self.scratchpad = Scratchpad()
         self.strings: list[tuple[str, str]] = []
         """(label, text) of the kernel's NUL-terminated strings."""
-        self.stored_by_maps: set[tile.StoreOp] = set()
-        """Stores whose `tile.map` wrote its result where they store it."""
+        self.stored_by_producers: set[tile.StoreOp] = set()
+        """Stores whose value's producer (a map, a reduction) wrote it where they store it."""
 
     def element(self, value: SSAValue, op: Operation) -> Element:
         scalar = element_type_of(value.type)
@@ -121,6 +121,16 @@ class KernelEmitter:
             self.b,
             ElementwiseProgram([], {marker: value}, [(marker, Stream(place.element, place.offset))], place.count, anchor),
         )
+
+
+def static_or_loader(cg: KernelEmitter, value: int | SSAValue) -> int | Callable[[], SSAValue]:
+    """A bound as an int if it is known, else as the code that loads it."""
+    if isinstance(value, int):
+        return value
+    location = cg.place(value)
+    if isinstance(location, Constant):
+        return location.bits
+    return lambda: cg.load_int(value)
 
 
 def is_scalar_compute(op: Operation) -> bool:

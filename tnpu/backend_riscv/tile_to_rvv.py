@@ -10,10 +10,10 @@ the scratchpad and writes its results there:
 
 * runs of scalar `arith`/`math` ops become one one-element vector program;
 * `tile.map` is one strip loop whose body stays in vector registers
-  (`elementwise`); it reads loads read in place (`transfers.read_in_place`)
+  (`elementwise`); it reads loads read in place (`in_place.read_in_place`)
   from global memory and computes iotas only maps read, writes a result
   only a store reads where the store would
-  (`transfers.store_of_map_result`), and one only the reduction after it
+  (`in_place.store_of_result`), and one only the reduction after it
   reads is computed inside that reduction's loop (`vector_unit`);
 * DMA, gather/scatter, atomics and asserts are lowered by `transfers`,
   broadcast/transpose/iota/take, reductions, scans and matmul by
@@ -43,7 +43,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tnpu.backend_riscv import transfers, vector_unit
+from tnpu.backend_riscv import in_place, transfers, vector_unit
 from tnpu.backend_riscv.builder import Builder, fits_imm12
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
@@ -53,6 +53,7 @@ from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.arith import is_splat
 from tnpu.dialects.dispatch import entry_for
+from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects.rvv import rvx
 
 GRID_ARGUMENTS = ("pid_x", "pid_y", "pid_z", "num_programs_x", "num_programs_y", "num_programs_z")
@@ -249,7 +250,7 @@ class KernelLowering(KernelEmitter):
         outputs = []
         overlapped_stores: list[tuple[SSAValue, tile.StoreOp, Tile]] = []
         for result, value in zip(op.results_, yielded.values):
-            store = transfers.store_of_map_result(self, result)
+            store = in_place.store_of_result(self, result)
             if store is None or not self._same_widths_in_place(op, result):
                 place = self.new_place(result, op)
                 outputs.append((value, Stream(place.element, place.offset)))
@@ -281,11 +282,12 @@ class KernelLowering(KernelEmitter):
         input < size`, one unsigned compare of `destination - input - 1`.
         """
         b, element = self.b, self.element(result, op)
-        destination = transfers.first_element_address(self, store, element)
-        self.stored_by_maps.add(store)
+        destination = in_place.first_element_address(self, store, element)
+        valid = in_place.in_bounds_prefix(self, store)
+        self.stored_by_producers.add(store)
         sources = [p.address for p in map(self.place, op.inputs) if isinstance(p, InPlace)]
         if not sources:
-            return Stream(element, 0, address=destination), None
+            return Stream(element, 0, address=destination, valid=valid), None
         scratch = self.new_place(result, op)
         assert isinstance(scratch, Tile)
         overlap: SSAValue | None = None
@@ -298,7 +300,7 @@ class KernelLowering(KernelEmitter):
             overlap = ahead if overlap is None else b.emit(riscv.OrOp(overlap, ahead))
         assert overlap is not None
         detour = b.mul(b.sub(b.scratch_address(scratch.offset), destination), overlap)
-        return Stream(element, 0, address=b.add(destination, detour)), overlap
+        return Stream(element, 0, address=b.add(destination, detour), valid=valid), overlap
 
     # -- control flow ---------------------------------------------------------
 
@@ -308,7 +310,7 @@ class KernelLowering(KernelEmitter):
             return
         if isinstance(dest, Tile):
             assert isinstance(source, Tile)
-            vector_unit.emit_strided_copy(self, source, dest, vector_unit.row_major_strides(dest.shape), anchor)
+            vector_unit.emit_strided_copy(self, source, dest, row_major_strides(dest.shape), anchor)
             return
         bits = self.load_bits(source)
         self.b.store_scalar(bits, dest.offset, _bits_element(dest.element))

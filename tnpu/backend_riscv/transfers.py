@@ -22,22 +22,23 @@ AMO (or an LR/SC loop for float add and compare-and-swap) per element, and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-import math
 from contextlib import nullcontext
 
 from xdsl.dialects import riscv, rv64
 from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.dialects.riscv.attrs import ui6
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import SSAValue
 
-from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, bound_value, for_each_row
+from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, clamped, for_each_row
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute
+from tnpu.backend_riscv import in_place
+from tnpu.backend_riscv.emitter import KernelEmitter, static_or_loader
 from tnpu.backend_riscv.float_algorithms import f32_to_half, float_bits, half_to_f32
 from tnpu.backend_riscv.storage import Constant, InPlace, Scalar, Tile
-from tnpu.backend_riscv.vector_unit import load_indices_as_i64, row_major_strides
+from tnpu.backend_riscv.vector_unit import load_indices_as_i64
 from tnpu.diagnostics import CompileError
+from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects import tile
 from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv import rvx
@@ -45,16 +46,13 @@ from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
 
 
 def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
-    if read_in_place(op):
+    if in_place.read_in_place(op):
         element = cg.element(op.result, op)
-        address = first_element_address(cg, op, element)
+        address = in_place.first_element_address(cg, op, element)
         shape = tuple(op.tile_type.get_shape())
-        if _contiguous_and_whole(op):
-            cg.scratchpad.bind(op.result, InPlace(address, element, shape))
-            return
         pad = cg.place(op.pad) if op.pad is not None else Constant(0, element)
-        valid = _in_bounds_prefix(cg, op)
-        cg.scratchpad.bind(op.result, InPlace(address, element, shape, valid, pad))  # type: ignore[arg-type]
+        valid = in_place.in_bounds_prefix(cg, op)
+        cg.scratchpad.bind(op.result, InPlace(address, element, shape, valid, pad if valid is not None else None))  # type: ignore[arg-type]
         return
     place = cg.new_place(op.result, op)
     assert isinstance(place, Tile)
@@ -62,101 +60,8 @@ def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
     _StructuredTransfer(cg, op, place, pad).emit()  # type: ignore[arg-type]
 
 
-_MEMORY_WRITES = (tile.StoreOp, tile.ScatterOp, tile.AtomicRMWOp, tile.AtomicCASOp)
-
-
-def _row_major_in_memory(op: tile.LoadOp | tile.StoreOp) -> bool:
-    """Unmasked, from index 0, and laid out row-major and contiguous in memory (the
-    stride of a dimension of one element is never used, so any will do)."""
-    shape = list(op.tile_type.get_shape())
-    strides = zip(shape, op.mixed_strides(), row_major_strides(shape))
-    return (
-        op.mask is None
-        and all(stride == expected or size == 1 for size, stride, expected in strides)
-        and op.mixed_lower() == [0] * len(shape)
-    )
-
-
-def _contiguous_and_whole(op: tile.LoadOp | tile.StoreOp) -> bool:
-    """Row-major contiguous in memory, unmasked, every element within bounds."""
-    return _row_major_in_memory(op) and op.mixed_upper() == list(op.tile_type.get_shape())
-
-
-def _deciding_dimension(op: tile.LoadOp) -> int | None:
-    """The dimension whose upper bound alone says how many leading elements (in row-major
-    order) of a row-major load are in bounds, if one does: the first of more than one
-    element, when every later one is whole (earlier ones, of one element, are in bounds
-    or empty the tile)."""
-    shape, upper = list(op.tile_type.get_shape()), op.mixed_upper()
-    if not _row_major_in_memory(op):
-        return None
-    deciding = next((d for d, size in enumerate(shape) if size > 1), len(shape) - 1)
-    return deciding if upper[deciding + 1 :] == shape[deciding + 1 :] else None
-
-
-def _in_bounds_prefix(cg: KernelEmitter, op: tile.LoadOp) -> SSAValue:
-    """How many leading elements of the load are in bounds (`_deciding_dimension`'s bound,
-    clamped to the tile, times the elements after it; 0 if an earlier bound is empty)."""
-    b, shape = cg.b, list(op.tile_type.get_shape())
-    deciding = _deciding_dimension(op)
-    assert deciding is not None
-    upper = op.mixed_upper()
-    count = b.var(_clamped(b, _static_or_loader(cg, upper[deciding]), 0, shape[deciding]))
-    for bound in upper[:deciding]:
-        with b.branch("ge", b.zero, bound_value(b, _static_or_loader(cg, bound))):
-            count.set(b.zero)
-    inner = math.prod(shape[deciding + 1 :])
-    return count.value if inner == 1 else b.mul(count.value, b.li(inner))
-
-
-def _between(block: Block, first: Operation, last: Operation) -> list[Operation]:
-    return list(block.ops)[block.get_operation_index(first) + 1 : block.get_operation_index(last)]
-
-
-def read_in_place(op: tile.LoadOp) -> bool:
-    """Whether `op`'s tile can be read where it lies instead of copied: the load is
-    row-major and contiguous, unmasked, its elements in bounds a prefix of the tile
-    (the others read as the pad value), only `tile.map`s of its block read it, and
-    nothing writes memory before the last of them."""
-    users = [use.operation for use in op.result.uses]
-    block = op.parent_block()
-    if _deciding_dimension(op) is None or not users or block is None:
-        return False
-    if any(not isinstance(u, tile.MapOp) or u.parent_block() is not block or op.result not in u.inputs
-           for u in users):  # fmt: skip
-        return False
-    last = max(users, key=block.get_operation_index)
-    return not any(isinstance(inner, _MEMORY_WRITES) for o in _between(block, op, last) for inner in o.walk())
-
-
-def store_of_map_result(cg: KernelEmitter, result: SSAValue) -> tile.StoreOp | None:
-    """The store that a `tile.map` can do itself, writing `result` where it goes: its
-    only use, contiguous and whole, later in the map's block with only scalar
-    arithmetic in between, its address known before the map."""
-    uses = list(result.uses)
-    if len(uses) != 1:
-        return None
-    (use,) = uses
-    store, producer = use.operation, result.owner
-    block = store.parent_block()
-    if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:  # type: ignore[union-attr]
-        return None
-    if not _contiguous_and_whole(store) or not all(map(is_scalar_compute, _between(block, producer, store))):  # type: ignore[arg-type]
-        return None
-    address_operands = [store.buffer, *(v for v in [store.mixed_offset()] if isinstance(v, SSAValue))]
-    return store if all(v in cg.scratchpad for v in address_operands) else None
-
-
-
-def first_element_address(cg: KernelEmitter, op: tile.LoadOp | tile.StoreOp, element: Element) -> SSAValue:
-    """The address of the first element `op` moves: its buffer plus its offset."""
-    b = cg.b
-    offset = b.slli(cg.load_int(op.mixed_offset()), element.log2_bytes)
-    return b.add(cg.load_int(op.buffer), offset)
-
-
 def emit_store(cg: KernelEmitter, op: tile.StoreOp) -> None:
-    if op not in cg.stored_by_maps:
+    if op not in cg.stored_by_producers:
         store_from(cg, op, cg.tile_place(op.value))
 
 
@@ -187,13 +92,13 @@ class _StructuredTransfer:
 
     def emit(self) -> None:
         b, cg, op, element = self.b, self.cg, self.op, self.element
-        lower = [_static_or_loader(cg, v) for v in op.mixed_lower()]
-        upper = [_static_or_loader(cg, v) for v in op.mixed_upper()]
+        lower = [static_or_loader(cg, v) for v in op.mixed_lower()]
+        upper = [static_or_loader(cg, v) for v in op.mixed_upper()]
         bounds: list[Bound | None] = []
         for size, low, high in zip(self.shape, lower, upper):
             full = isinstance(low, int) and low <= 0 and isinstance(high, int) and high >= size
             bounds.append(None if full else (low, high))
-        global_row = first_element_address(cg, op, element)
+        global_row = in_place.first_element_address(cg, op, element)
         strides: list[int | SSAValue] = []
         for stride in op.mixed_strides():
             location = cg.place(stride) if isinstance(stride, SSAValue) else None
@@ -225,8 +130,8 @@ class _StructuredTransfer:
             self._middle(global_row, local_row, mask_row, None, columns)
             return
         low_value, high_value = bound if bound is not None else (0, columns)
-        low = _clamped(b, low_value, 0, columns)
-        high = b.var(_clamped(b, high_value, 0, columns))
+        low = clamped(b, low_value, 0, columns)
+        high = b.var(clamped(b, high_value, 0, columns))
         with b.branch("lt", high, low):
             high.set(low)
         if valid is not None:
@@ -297,32 +202,9 @@ class _StructuredTransfer:
         return self.b.zero if isinstance(stride, int) else stride
 
 
-def _static_or_loader(cg: KernelEmitter, value: int | SSAValue) -> int | Callable[[], SSAValue]:
-    """A bound as an int if it is known, else as the code that loads it."""
-    if isinstance(value, int):
-        return value
-    location = cg.place(value)
-    if isinstance(location, Constant):
-        return location.bits
-    return lambda: cg.load_int(value)
-
-
 def _row_major(shape: Sequence[int], element_bytes: int) -> list[int]:
     """Byte strides of a contiguous row-major tile."""
     return [s * element_bytes for s in row_major_strides(shape)]
-
-
-def _clamped(b: Builder, value, low: int, high: int) -> SSAValue:  # noqa: ANN001
-    """min(max(value, low), high)."""
-    if isinstance(value, int):
-        return b.li(min(max(value, low), high))
-    clamped = b.var(bound_value(b, value))
-    for limit, condition in ((low, "lt"), (high, "lt")):
-        bound = b.li(limit)
-        lhs, rhs = (clamped, bound) if limit == low else (bound, clamped)
-        with b.branch(condition, lhs, rhs):
-            clamped.set(bound)
-    return clamped.value
 
 
 # -- indexed access -----------------------------------------------------------

@@ -1,8 +1,9 @@
 """Vector-unit and matrix-unit tile ops on RVV.
 
 * broadcast, transpose (and copies of tiles) are strided copies: rows of
-  `vlse` (stride 0 for a broadcast dimension) into contiguous `vse`;
-  reshape is a view and costs nothing;
+  `vlse` (stride 0 for a broadcast dimension) into contiguous `vse`, but
+  for a broadcast of one value that only maps read, which they read as a
+  uniform; reshape is a view and costs nothing;
 * iota is `vid.v` plus a running start; take is an indexed load
   (`vluxei64`) from the source row, its indices checked against the axis;
 * reduce: a single-op combiner along the last axis, but of 8- or 16-bit
@@ -33,6 +34,7 @@ from xdsl.dialects import arith, riscv
 from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.ir import Operation, SSAValue
 
+from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.arg_combiners import arg_reduction
 from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
 from tnpu.backend_riscv.elements import Element, element_of
@@ -45,15 +47,7 @@ from tnpu.dialects import tile
 from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
-from tnpu.dialects.shapes import element_type_of, shape_of
-
-
-def row_major_strides(shape: Sequence[int]) -> list[int]:
-    strides, running = [], 1
-    for size in reversed(shape):
-        strides.append(running)
-        running *= size
-    return strides[::-1]
+from tnpu.dialects.shapes import element_type_of, row_major_strides, shape_of
 
 
 def _vector() -> VectorRegisterType:
@@ -117,9 +111,18 @@ def emit_strided_copy(
 
 
 def emit_broadcast(cg: KernelEmitter, op: tile.BroadcastOp) -> None:
+    """One value (a scalar, or a tile of one element) that only maps read stays one
+    value, which they read as a uniform; anything else becomes a tile of copies."""
+    source = cg.place(op.source)
+    if isinstance(source, Tile) and source.count == 1 and _only_maps_read(op.result):
+        slot = cg.scratchpad.new_scalar(source.element)
+        cg.b.store_scalar(cg.b.load_scalar(source.offset, source.element), slot.offset, source.element)
+        source = slot
+    if isinstance(source, Scalar | Constant) and _only_maps_read(op.result):
+        cg.scratchpad.bind(op.result, source)
+        return
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
-    source = cg.place(op.source)
     if not isinstance(source, Tile):
         cg.fill(dest, source, op)  # type: ignore[arg-type]
         return
@@ -140,6 +143,9 @@ def emit_transpose(cg: KernelEmitter, op: tile.TransposeOp) -> None:
 
 def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
     source = cg.place(op.source)
+    if isinstance(source, Scalar | Constant):  # a broadcast value only maps read, the same everywhere
+        cg.scratchpad.bind(op.result, source)
+        return
     assert isinstance(source, Tile | Iota)
     shape = tuple(op.result.type.get_shape())  # type: ignore[attr-defined]
     cg.scratchpad.bind(op.result, replace(source, shape=shape))
@@ -350,8 +356,7 @@ def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, combiner: type[Oper
     columns = shape[-1]
     rows = math.prod(shape) // columns
     producer = source.owner if isinstance(source.owner, tile.MapOp) and reduction_computing(source.owner) else None
-    dest = cg.new_place(op.results_[0], op)
-    dest_pointer = b.var(b.scratch_address(dest.offset))
+    dest_pointer, stored = _result_destination(cg, op, element, rows)
     row_start = b.var(0) if rows > 1 else None
     with _repeat(b, rows):
         base = row_start.value if row_start is not None else None
@@ -367,10 +372,28 @@ def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, combiner: type[Oper
         if nan_seen is not None:
             with b.branch("ne", nan_seen, b.zero):
                 result.set(b.li({32: 0x7FC00000, 64: 0x7FF8000000000000}[element.bits]))
-        b.store_scalar(result.value, 0, element, dest_pointer.value)
+        if stored is None:
+            b.store_scalar(result.value, 0, element, dest_pointer.value)
+        else:
+            with b.branch("lt", b.zero, stored):
+                b.store_scalar(result.value, 0, element, dest_pointer.value)
         if row_start is not None:
             b.advance(dest_pointer, element.bytes)
             b.advance(row_start, columns)
+
+
+def _result_destination(cg: KernelEmitter, op: tile.ReduceOp, element: Element, rows: int) -> tuple[Var, SSAValue | None]:
+    """Where a reduction writes its one result: where the store of it would
+    (`in_place.store_of_result`), under the store's bound (whether the one element is in
+    bounds, as a register), or its scratchpad place.  Only a one-row reduction stores
+    its result: with more rows, writing one row's result before reading the next row
+    could overwrite that row."""
+    store = in_place.store_of_result(cg, op.results_[0]) if rows == 1 else None
+    if store is None:
+        return cg.b.var(cg.b.scratch_address(cg.new_place(op.results_[0], op).offset)), None
+    cg.stored_by_producers.add(store)
+    destination = cg.b.var(in_place.first_element_address(cg, store, element))
+    return destination, in_place.in_bounds_prefix(cg, store)
 
 
 def _reduce_row(

@@ -8,6 +8,8 @@ vector alike; these read and rebuild such types without caring which.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import TensorType, VectorType, i1
 from xdsl.ir import Attribute
 
@@ -34,3 +36,12 @@ def with_element_type(type_: Attribute, element: Attribute) -> Attribute:
 def i1_like(type_: Attribute) -> Attribute:
     """`i1` in the shape of `type_`: the type of a comparison of `type_` values, or of a mask."""
     return with_element_type(type_, i1)
+
+
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    """The elements between neighbours along each dimension of a row-major `shape`."""
+    strides, running = [], 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= size
+    return strides[::-1]

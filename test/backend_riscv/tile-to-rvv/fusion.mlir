@@ -144,3 +144,58 @@ tile.kernel @iota_stored(%out: !tile.buffer<i32>, %indices: !tile.buffer<i32>) {
   tile.store %i, %indices[0] strides [1] : tensor<64xi32>, !tile.buffer<i32>
   tile.return
 }
+
+// -----
+
+// A broadcast of one value (here a tile of one element, a row's mean) that
+// only maps read is no tile: its element goes to a scalar slot, which the
+// map reads as a uniform (`vfsub.vf`), and no copy loop runs.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_broadcast_mean
+// CHECK:         riscv.comment {comment = "tile.broadcast"}
+// CHECK-NEXT:    [[MEAN:%[0-9]+]] = rvx.lwu
+// CHECK-NEXT:    riscv.sw {{%[0-9]+}}, [[MEAN]]
+// CHECK-NEXT:    riscv.comment {comment = "tile.map"}
+// CHECK-NOT:     riscv.comment
+// CHECK:           rvv.vfsub.vf
+// CHECK:         riscv.comment {comment = "tile.store"}
+tile.kernel @broadcast_mean(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
+  %t = tile.load %x[0] strides [64, 1] : !tile.buffer<f32> -> tensor<1x64xf32>
+  %m = tile.load %x[64] strides [1, 1] : !tile.buffer<f32> -> tensor<1x1xf32>
+  %mean = tile.map %m : tensor<1x1xf32> -> tensor<1x1xf32> {
+  ^bb0(%a: f32):
+    %h = arith.mulf %a, %a : f32
+    tile.yield %h : f32
+  }
+  %b = tile.broadcast %mean : tensor<1x1xf32> -> tensor<1x64xf32>
+  %d = tile.map %t, %b : tensor<1x64xf32>, tensor<1x64xf32> -> tensor<1x64xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.subf %p, %q : f32
+    tile.yield %r : f32
+  }
+  tile.store %d, %out[0] strides [64, 1] : tensor<1x64xf32>, !tile.buffer<f32>
+  tile.return
+}
+
+// -----
+
+// A store cut by one bound (its in-bounds elements a prefix: Inductor's
+// `xmask` on a row) is still done by the map: each strip stores under a
+// `vid.v < left` mask, and the store's own code is gone.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_masked_store
+// CHECK:         riscv.comment {comment = "tile.map"}
+// CHECK:         rvx.loop
+// CHECK:           [[INDICES:%[0-9]+]] = rvv.vid.v
+// CHECK-NEXT:      [[IN:%[0-9]+]] = rvv.vmslt.vx [[INDICES]], {{%[0-9]+}} : (!rvv.reg<m8>, !riscv.reg) -> !rvv.mask<m1, v0>
+// CHECK-NEXT:      rvv.vse32.v {{%[0-9]+}}, {{%[0-9]+}} masked [[IN]] : !rvv.mask<m1, v0>
+// CHECK:         riscv.comment {comment = "tile.store"}
+// CHECK-NEXT:    riscv.comment {comment = "tile.return"}
+tile.kernel @masked_store(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>, %row: index) {
+  %t = tile.load %x[0] strides [64, 1] : !tile.buffer<f32> -> tensor<1x64xf32>
+  %d = tile.map %t : tensor<1x64xf32> -> tensor<1x64xf32> {
+  ^bb0(%p: f32):
+    %r = arith.addf %p, %p : f32
+    tile.yield %r : f32
+  }
+  tile.store %d, %out[0] strides [64, 1] upper [%row, 64] : tensor<1x64xf32>, !tile.buffer<f32>
+  tile.return
+}
