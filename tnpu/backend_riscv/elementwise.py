@@ -292,11 +292,11 @@ class _ElementwiseLowering:
             self.b.source = program.anchor
             for fold in program.folds:
                 self._fold(fold)
-            for pending in streams:
-                if pending.valid is not None:
-                    pending.valid.set(self.b.sub(pending.valid, loop.vl))
             for value, out in outputs:
                 self._store(value, out)
+            for pending in streams:  # after the last masked load or store of the strip
+                if pending.valid is not None:
+                    pending.valid.set(self.b.sub(pending.valid, loop.vl))
 
     def _open_stream(self, stream: Stream) -> _Pending:
         if isinstance(self.program.count, int) and self.program.count == 1:

@@ -180,13 +180,17 @@ tile.kernel @broadcast_mean(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>) {
 
 // A store cut by one bound (its in-bounds elements a prefix: Inductor's
 // `xmask` on a row) is still done by the map: each strip stores under a
-// `vid.v < left` mask, and the store's own code is gone.
+// `vid.v < left` mask, `left` counted down after the store, and the store's
+// own code is gone.
 // CHECK-LABEL: riscv_func.func public @tnpu_kernel_masked_store
 // CHECK:         riscv.comment {comment = "tile.map"}
 // CHECK:         rvx.loop
+// CHECK-NEXT:    ^bb0(
+// CHECK-NEXT:      [[VL:%[0-9]+]] = rvv.vsetvli
 // CHECK:           [[INDICES:%[0-9]+]] = rvv.vid.v
-// CHECK-NEXT:      [[IN:%[0-9]+]] = rvv.vmslt.vx [[INDICES]], {{%[0-9]+}} : (!rvv.reg<m8>, !riscv.reg) -> !rvv.mask<m1, v0>
+// CHECK-NEXT:      [[IN:%[0-9]+]] = rvv.vmslt.vx [[INDICES]], [[LEFT:%[0-9]+]] : (!rvv.reg<m8>, !riscv.reg) -> !rvv.mask<m1, v0>
 // CHECK-NEXT:      rvv.vse32.v {{%[0-9]+}}, {{%[0-9]+}} masked [[IN]] : !rvv.mask<m1, v0>
+// CHECK-NEXT:      riscv.sub [[LEFT]], [[VL]]
 // CHECK:         riscv.comment {comment = "tile.store"}
 // CHECK-NEXT:    riscv.comment {comment = "tile.return"}
 tile.kernel @masked_store(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>, %row: index) {
