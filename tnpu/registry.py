@@ -98,6 +98,12 @@ def _expand_integer_division() -> type[ModulePass]:
     return ExpandIntegerDivisionPass
 
 
+def _hoist_scalar_arith() -> type[ModulePass]:
+    from tnpu.passes.hoist_scalar_arith import HoistScalarArithPass
+
+    return HoistScalarArithPass
+
+
 def _recognise_combiners() -> type[ModulePass]:
     from tnpu.passes.recognise_combiners import RecogniseCombinersPass
 
@@ -176,6 +182,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "widen-half-floats": _widen_half_floats,
     "expand-integer-division": _expand_integer_division,
     "recognise-combiners": _recognise_combiners,
+    "hoist-scalar-arith": _hoist_scalar_arith,
 }
 
 
