@@ -142,6 +142,8 @@ def emit_transpose(cg: KernelEmitter, op: tile.TransposeOp) -> None:
 
 
 def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
+    if op.source not in cg.scratchpad:  # its producer wrote it where the one store of it puts it
+        return
     source = cg.place(op.source)
     if isinstance(source, Scalar | Constant):  # a broadcast value only maps read, the same everywhere
         cg.scratchpad.bind(op.result, source)
