@@ -134,7 +134,8 @@ def static_or_loader(cg: KernelEmitter, value: int | SSAValue) -> int | Callable
 
 
 def is_scalar_compute(op: Operation) -> bool:
-    """A scalar arith/math op (no tiles), lowered as part of a one-element program."""
+    """A scalar arith/math op (no tiles), lowered as part of a run of them (integer code or a
+    one-element vector program: `tile_to_rvv.KernelLowering._flush_scalars`)."""
     if op.dialect_name() not in ("arith", "math"):
         return False
     if isinstance(op, arith.ConstantOp):

@@ -8,7 +8,8 @@ arguments arrive in the psABI's registers (the block arguments, `a0`...,
 scratchpad slots (`storage`) at once; each op then reads its operands from
 the scratchpad and writes its results there:
 
-* runs of scalar `arith`/`math` ops become one one-element vector program;
+* runs of scalar integer `arith` ops become integer code (`scalar_program`),
+  other runs of scalar `arith`/`math` ops one one-element vector program;
 * `tile.map` is one strip loop whose body stays in vector registers
   (`elementwise`); it reads loads read in place (`in_place.read_in_place`)
   from global memory and computes iotas only maps read, writes a result
@@ -48,6 +49,7 @@ from tnpu.backend_riscv.builder import Builder, fits_imm12
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
 from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute
+from tnpu.backend_riscv.scalar_program import ScalarProgram, emit_scalar_program, lowers_to_scalar_code
 from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Tile, constant_bits
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
@@ -175,25 +177,29 @@ class KernelLowering(KernelEmitter):
             self.parallel_copy([self.place(v) for v in terminator.operands], places, terminator)
 
     def _flush_scalars(self, ops: Sequence[Operation]) -> None:
-        """One one-element vector program for a run of scalar ops (constants take no code)."""
+        """A run of scalar ops (constants take no code): integer code when every op is
+        integer arithmetic (`scalar_program`), else one one-element vector program."""
         ops = [op for op in ops if not self._bind_constant(op)]
         if not ops:
             return
         produced = {r for op in ops for r in op.results}
-        inputs: dict[SSAValue, Stream | Scalar | Constant] = {}
+        inputs: dict[SSAValue, Scalar | Constant] = {}
         for op in ops:
             for operand in op.operands:
                 if operand not in produced:
-                    inputs[operand] = self.as_stream(self.place(operand))  # type: ignore[assignment]
-        outputs = []
+                    inputs[operand] = self.place(operand)  # type: ignore[assignment]
+        outputs: list[tuple[SSAValue, Scalar]] = []
         for op in ops:
             for result in op.results:
                 if any(use.operation not in ops for use in result.uses):
-                    slot = self.new_place(result, op)
-                    outputs.append((result, Stream(slot.element, slot.offset)))
+                    outputs.append((result, self.new_place(result, op)))  # type: ignore[arg-type]
         self.b.insert(riscv.CommentOp(f"scalar ops: {', '.join(op.name for op in ops)}"))
         self.b.source = ops[0]
-        emit_elementwise(self.b, ElementwiseProgram(ops, inputs, outputs, 1, ops[0]))
+        if all(map(lowers_to_scalar_code, ops)):
+            emit_scalar_program(self.b, ScalarProgram(ops, inputs, outputs))
+            return
+        streams = [(result, Stream(slot.element, slot.offset)) for result, slot in outputs]
+        emit_elementwise(self.b, ElementwiseProgram(ops, inputs, streams, 1, ops[0]))  # type: ignore[arg-type]
 
     def _bind_constant(self, op: Operation) -> bool:
         """Bind a scalar constant's value at compile time; False for other ops."""

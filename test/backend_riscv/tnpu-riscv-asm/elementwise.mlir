@@ -87,12 +87,15 @@ tile.kernel @squares(%x: !tile.buffer<f32>) {
 
 // -----
 
-// Scalar ops outside tiles are one-element vector programs.
+// Integer scalar ops outside tiles are integer code: the 32-bit product
+// (mulw) is sign-extended, so the index_cast to index takes no instruction.
 // CHECK-LABEL: tnpu_kernel_scalars:
 // CHECK:         # scalar ops: arith.muli, arith.index_cast
-// CHECK:         vmul.vx
-// CHECK:         vsext.vf2
-// CHECK:         vse64.v
+// CHECK-NEXT:    lw [[PID:[a-z0-9]+]], -{{[0-9]+}}(s0)
+// CHECK-NEXT:    li [[C:[a-z0-9]+]], 64
+// CHECK-NEXT:    mulw [[S:[a-z0-9]+]], [[PID]], [[C]]
+// CHECK-NEXT:    sd [[S]], -{{[0-9]+}}(s0)
+// CHECK-NEXT:    # tile.load
 tile.kernel @scalars(%x: !tile.buffer<f32>, %n: i32) {
   %pid = tile.program_id {axis = 0 : i32} : i32
   %c = arith.constant 64 : i32
