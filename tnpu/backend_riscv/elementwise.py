@@ -266,6 +266,8 @@ class _ElementwiseLowering:
         self.strides: dict[int, SSAValue] = {}
         """A register per distinct stride, shared by the streams of that stride."""
         self.loop: StripLoop | None = None
+        self.valid_counters: dict[tuple[SSAValue, SSAValue | None], Var] = {}
+        """Elements left in bounds, by in-bounds count and base (`Stream.valid`)."""
         self.indices: dict[int, SSAValue] = {}
         """The strip's `vid.v`, by element width: iotas and in-bounds masks share it."""
 
@@ -294,9 +296,8 @@ class _ElementwiseLowering:
                 self._fold(fold)
             for value, out in outputs:
                 self._store(value, out)
-            for pending in streams:  # after the last masked load or store of the strip
-                if pending.valid is not None:
-                    pending.valid.set(self.b.sub(pending.valid, loop.vl))
+            for valid in self.valid_counters.values():  # after the strip's last masked load or store
+                valid.set(self.b.sub(valid, loop.vl))
 
     def _open_stream(self, stream: Stream) -> _Pending:
         if isinstance(self.program.count, int) and self.program.count == 1:
@@ -308,9 +309,14 @@ class _ElementwiseLowering:
         return _Pending(stream, pointer, stride, self._valid_from_base(stream))
 
     def _valid_from_base(self, stream: Stream) -> Var | None:
+        """The counter of the stream's elements left in bounds, shared by the streams of one count."""
         if stream.valid is None:
             return None
-        return self.b.var(stream.valid if stream.base is None else self.b.sub(stream.valid, stream.base))
+        key = (stream.valid, stream.base)
+        if key not in self.valid_counters:
+            left = stream.valid if stream.base is None else self.b.sub(stream.valid, stream.base)
+            self.valid_counters[key] = self.b.var(left)
+        return self.valid_counters[key]
 
     def _first_address(self, stream: Stream) -> SSAValue:
         b = self.b
@@ -429,7 +435,7 @@ class _ElementwiseLowering:
         assert valid is not None and stream.pad is not None
         in_bounds = self._in_bounds(valid)
         self.sew(stream.element.bits)
-        pad = self._hoisted("x", ("pad", stream), lambda: self._materialize_bits(stream.pad))  # type: ignore[arg-type]
+        pad = self._hoisted("x", ("pad", stream.pad), lambda: self._materialize_bits(stream.pad))  # type: ignore[arg-type]
         padded = self.vector(rvv.VmvVXOp, pad)
         load = rvv.UNIT_STRIDE_LOADS[stream.element.bits]
         return self.vector(load, address, mask=in_bounds, passthru=padded)

@@ -38,6 +38,8 @@ class KernelEmitter:
         self.scratchpad = Scratchpad()
         self.strings: list[tuple[str, str]] = []
         """(label, text) of the kernel's NUL-terminated strings."""
+        self.in_bounds_counts: dict[tuple[object, ...], SSAValue] = {}
+        """The in-bounds element counts computed, by block, shape and bounds (`in_place`)."""
         self.stored_by_producers: set[tile.StoreOp] = set()
         """Stores whose value's producer (a map, a reduction) wrote it where they store it."""
 

@@ -64,32 +64,49 @@ def in_bounds_prefix(cg: KernelEmitter, op: tile.LoadOp | tile.StoreOp) -> SSAVa
     deciding = _deciding_dimension(op)
     assert deciding is not None
     upper = op.mixed_upper()
-    count = b.var(clamped(b, static_or_loader(cg, upper[deciding]), 0, shape[deciding]))
-    for bound in upper[:deciding]:
-        with b.branch("ge", b.zero, bound_value(b, static_or_loader(cg, bound))):
-            count.set(b.zero)
-    inner = math.prod(shape[deciding + 1 :])
-    return count.value if inner == 1 else b.mul(count.value, b.li(inner))
+    # Transfers of one block cut by the same bounds (Inductor's xmask on every load
+    # of a pointwise kernel) share one count, so their streams share one counter.
+    key = (b.block, tuple(shape), tuple(upper[: deciding + 1]))
+    if key not in cg.in_bounds_counts:
+        count = b.var(clamped(b, static_or_loader(cg, upper[deciding]), 0, shape[deciding]))
+        for bound in upper[:deciding]:
+            with b.branch("ge", b.zero, bound_value(b, static_or_loader(cg, bound))):
+                count.set(b.zero)
+        inner = math.prod(shape[deciding + 1 :])
+        cg.in_bounds_counts[key] = count.value if inner == 1 else b.mul(count.value, b.li(inner))
+    return cg.in_bounds_counts[key]
 
 
 def _between(block: Block, first: Operation, last: Operation) -> list[Operation]:
     return list(block.ops)[block.get_operation_index(first) + 1 : block.get_operation_index(last)]
 
 
+MAX_READ_IN_PLACE = 8
+"""Loads a map reads in place at most: each holds its address in a register from the
+load to the map, where the check for an output overlapping them reads them all."""
+
+
 def read_in_place(op: tile.LoadOp) -> bool:
     """Whether `op`'s tile can be read where it lies instead of copied: the load is
     row-major and contiguous, unmasked, its elements in bounds a prefix of the tile
-    (the others read as the pad value), only `tile.map`s of its block read it, and
-    nothing writes memory before the last of them."""
+    (the others read as the pad value), only `tile.map`s of its block read it, none
+    of them reading more than `MAX_READ_IN_PLACE` such loads, and nothing writes
+    memory before the last of them."""
     users = [use.operation for use in op.result.uses]
     block = op.parent_block()
-    if _deciding_dimension(op) is None or not users or block is None:
+    if not _could_be_read_in_place(op) or not users or block is None:
         return False
     if any(not isinstance(u, tile.MapOp) or u.parent_block() is not block or op.result not in u.inputs
            for u in users):  # fmt: skip
         return False
+    if any(sum(_could_be_read_in_place(v.owner) for v in set(u.inputs)) > MAX_READ_IN_PLACE for u in users):
+        return False
     last = max(users, key=block.get_operation_index)
     return not any(isinstance(inner, MEMORY_WRITES) for o in _between(block, op, last) for inner in o.walk())
+
+
+def _could_be_read_in_place(op: Operation) -> bool:
+    return isinstance(op, tile.LoadOp) and _deciding_dimension(op) is not None
 
 
 def store_of_result(cg: KernelEmitter, result: SSAValue) -> tile.StoreOp | None:
