@@ -104,6 +104,12 @@ def _recognise_combiners() -> type[ModulePass]:
     return RecogniseCombinersPass
 
 
+def _welford_to_sums() -> type[ModulePass]:
+    from tnpu.passes.welford_to_sums import WelfordToSumsPass
+
+    return WelfordToSumsPass
+
+
 def _structure_early_return() -> type[ModulePass]:
     from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
@@ -176,6 +182,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "widen-half-floats": _widen_half_floats,
     "expand-integer-division": _expand_integer_division,
     "recognise-combiners": _recognise_combiners,
+    "welford-to-sums": _welford_to_sums,
 }
 
 

@@ -14,21 +14,23 @@ from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.passes.recognise_combiners import RecogniseCombinersPass
+from tnpu.passes.welford_to_sums import WelfordToSumsPass
 from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
 RVV_STEPS: tuple[ModulePass, ...] = (
-    ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass(), RecogniseCombinersPass()
+    ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass(), RecogniseCombinersPass(),
+    WelfordToSumsPass(),
 )  # fmt: skip
 """What the RISC-V target needs after tnpu-to-tile: the math ops RVV lacks expanded,
 16-bit float arithmetic computed in f32 (RVV here has none), floor and ceiling
 divisions as RVV's truncating ones, Inductor's max/min combiners as the ops
-RVV's reduction instructions compute."""
+RVV's reduction instructions compute, its Welford reductions as ordered sums."""
 
 
 @dataclass(frozen=True)
 class TnpuToRvvPipeline(ModulePass):
     """TTIR to RISC-V IR: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
-    expand-integer-division, recognise-combiners, tile-to-rvv.
+    expand-integer-division, recognise-combiners, welford-to-sums, tile-to-rvv.
 
     Its registers are not allocated yet: `-p tnpu-to-rvv,rvv-allocate-registers`
     shows them allocated, and `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the
