@@ -20,6 +20,7 @@ from tnpu.context import tnpu_context
 from tnpu.dialects import tile
 from tnpu.interpreters.tile import Buffer
 from tnpu.interpreters.tile import launch as interpret
+from tnpu.passes.welford_to_sums import WelfordToSumsPass
 from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
 N = 40  # not a multiple of any VLMAX, so every loop has a tail
@@ -472,14 +473,16 @@ def _welford_partials(type_: str) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("type_", ["f32", "f64"])
 def test_welford_reduce_sums_in_order_and_matches_the_pairwise_tree(type_: str) -> None:
-    """vfredosum: the same bits at every VLEN; within the ordered sums' rounding of the interpreter's tree
-    and of the exact closed form; weights (integers) exact; all-masked rows 0, a NaN mean NaN."""
+    """welford-to-sums, then vfredosum: the same bits at every VLEN; within the ordered sums' rounding of
+    the interpreter's tree and of the exact closed form; weights (integers) exact; all-masked rows 0, a NaN
+    mean NaN."""
     module = Parser(tnpu_context(), _welford_kernel(type_)).parse_module()
     kernel = next(op for op in module.walk() if isinstance(op, tile.KernelOp))
     partials = _welford_partials(type_)
     out = np.zeros(3 * _WELFORD_ROWS, _NUMPY[type_])
     interpreted = out.copy()
     interpret(kernel, (1, 1, 1), [Buffer(x.copy()) for x in partials] + [Buffer(interpreted)])
+    WelfordToSumsPass().apply(tnpu_context(), module)
     (compiled,) = compile_module(module)
     assert "vfredosum" in compiled.assembly
     storages = [*partials, out]

@@ -110,6 +110,12 @@ def _recognise_combiners() -> type[ModulePass]:
     return RecogniseCombinersPass
 
 
+def _welford_to_sums() -> type[ModulePass]:
+    from tnpu.passes.welford_to_sums import WelfordToSumsPass
+
+    return WelfordToSumsPass
+
+
 def _structure_early_return() -> type[ModulePass]:
     from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
@@ -183,6 +189,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "expand-integer-division": _expand_integer_division,
     "recognise-combiners": _recognise_combiners,
     "hoist-scalar-arith": _hoist_scalar_arith,
+    "welford-to-sums": _welford_to_sums,
 }
 
 

@@ -35,8 +35,8 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 
-from tnpu.backend_riscv.combiner_patterns import Pattern, commutative
 from tnpu.dialects import tile
+from tnpu.passes.combiner_patterns import Pattern, commutative
 
 _FLOAT_EXTREMES: dict[str, type[Operation]] = {"ogt": arith.MaximumfOp, "olt": arith.MinimumfOp}
 _INTEGER_EXTREMES: dict[str, type[Operation]] = {"sgt": arith.MaxSIOp, "slt": arith.MinSIOp}

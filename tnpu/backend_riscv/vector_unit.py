@@ -10,11 +10,10 @@
   floats, uses RVV's reduction instructions (`vfredosum` for float sums:
   ordered, so the result is the same at every VLEN), and so does Inductor's
   argmax/argmin over an iota's indices (`arg_combiners`), the reduction
-  followed by a search for the first position holding it, and Inductor's
-  Welford reduction (`welford_combiner`), two passes of ordered sums per
-  row; any other reduction
-  combines neighbours pairwise, level by level (`_tree_reduce`), the order
-  of Triton's GPU code and of tnpu's interpreters: a 16-bit float sum
+  followed by a search for the first position holding it (Inductor's
+  Welford reduction arrives as sums, `welford-to-sums`); any other
+  reduction combines neighbours pairwise, level by level (`_tree_reduce`),
+  the order of Triton's GPU code and of tnpu's interpreters: a 16-bit float sum
   folded in order would stop growing once its step exceeds an ulp (1024
   bf16 ones sum to 256).  scan combines in doubling steps (`_scan`,
   Hillis-Steele), as a GPU scans across lanes.  Each step of either is the
@@ -41,12 +40,11 @@ from tnpu.backend_riscv.elements import Element, element_of
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Fold, Stream, emit_elementwise
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Iota, Scalar, Tile
-from tnpu.backend_riscv.welford_combiner import welford_reduction
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.rvv import ops as rvv
-from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
+from tnpu.dialects.rvv.types import VectorRegisterType
 from tnpu.dialects.shapes import element_type_of, row_major_strides, shape_of
 
 
@@ -310,9 +308,6 @@ def emit_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
     if combiner is not None:
         _horizontal_reduce(cg, op, combiner)
         return
-    if welford_reduction(op):
-        _welford_reduce(cg, op)
-        return
     element = cg.tile_place(op.inputs[0]).element
     extreme = arg_reduction(op)
     if extreme is not None and _reduction_instruction(extreme, element) is not None:
@@ -506,73 +501,6 @@ def _copy_element(b: Builder, row: SSAValue, column: SSAValue, element: Element,
     """The element at `column` of the row at `row` to `dest`, bit for bit."""
     address = b.add(row, b.slli(column, element.log2_bytes))
     b.store_scalar(b.load_scalar(0, element, address), 0, element, dest)
-
-
-def _welford_reduce(cg: KernelEmitter, op: tile.ReduceOp) -> None:
-    """Each row's (mean, m2, weight) by Chan's closed form in two passes of ordered sums (`welford_combiner`).
-
-    The first pass sums w and w * mean, the second m2 + w * (mean_i - mean)^2
-    (`vfmacc`), each sum a `vfredosum` chained across strips; between them
-    mean = sum(w * mean) / W, or the sum itself where W == 0.
-    """
-    b = cg.b
-    means, m2s, weights = (cg.tile_place(v) for v in op.inputs)
-    element, columns = means.element, means.shape[-1]
-    rows = [b.var(b.scratch_address(place.offset)) for place in (means, m2s, weights)]
-    outs = [b.var(b.scratch_address(cg.new_place(r, op).offset)) for r in op.results]
-    one_element = VectorRegisterType.group(1)
-    with b.hoisted():
-        zero = b.float_from_bits(b.zero, element.bits)
-    with _repeat(b, means.count // columns):
-        mean_row, m2_row, weight_row = (row.value for row in rows)
-        weight, weighted_means = _ordered_row_sums(
-            b, [mean_row, weight_row], columns, element, 2,
-            lambda mean, w: [w, b.vector(rvv.VfmulVvOp(w, mean, result_type=_vector()))],
-        )  # fmt: skip
-        unweighted = b.vector(rvv.VmfeqVfOp(weight, zero, result_type=MaskRegisterType.group(1, 0)))
-        quotient = b.vector(rvv.VfdivVvOp(weighted_means, weight, result_type=one_element))
-        mean = b.vector(rvv.VmergeVvmOp(quotient, weighted_means, unweighted, result_type=one_element))
-        mean_bits = b.emit(rvv.VmvXSOp(mean))
-        row_mean = b.float_from_bits(mean_bits, element.bits)
-
-        def deviations(mean: SSAValue, m2: SSAValue, w: SSAValue) -> list[SSAValue]:
-            deviation = b.vector(rvv.VfsubVfOp(mean, row_mean, result_type=_vector()))
-            squared = b.vector(rvv.VfmulVvOp(deviation, deviation, result_type=_vector()))
-            return [b.vector(rvv.VfmaccVvOp(m2, w, squared))]
-
-        (m2,) = _ordered_row_sums(b, [mean_row, m2_row, weight_row], columns, element, 1, deviations)
-        for result, out in zip((mean_bits, b.emit(rvv.VmvXSOp(m2)), b.emit(rvv.VmvXSOp(weight))), outs):
-            b.store_scalar(result, 0, element, out.value)
-        for pointer in rows:
-            b.advance(pointer, columns * element.bytes)
-        for pointer in outs:
-            b.advance(pointer, element.bytes)
-
-
-def _ordered_row_sums(
-    b: Builder, rows: Sequence[SSAValue], columns: int, element: Element,
-    count: int, terms: Callable[..., list[SSAValue]],
-) -> list[SSAValue]:  # fmt: skip
-    """The sums over a row of each of the `count` strips `terms(*strips of rows)` builds, in column order.
-
-    Each sum is a one-element register, initially -0.0 (the identity of
-    addition, even of -0.0), updated by `vfredosum` strip by strip; vl is 1
-    on return.
-    """
-    bits, one_element = element.bits, VectorRegisterType.group(1)
-    with b.hoisted():
-        negative_zero = b.li(_identity(arith.AddfOp, element))
-    pointers = [b.var(row) for row in rows]
-    b.insert(rvv.VsetivliOp(1, bits, 8))
-    sums = [b.var(b.vector(rvv.VmvSXOp(negative_zero, result_type=one_element))) for _ in range(count)]
-    with StripLoop.over(b, columns, bits) as strip:
-        strips = [b.vector(rvv.UNIT_STRIDE_LOADS[bits](p.value, result_type=_vector())) for p in pointers]
-        for total, term in zip(sums, terms(*strips), strict=True):
-            total.set(b.vector(rvv.VfredosumVsOp(term, total.value, result_type=one_element)))
-        for pointer in pointers:
-            strip.advance(pointer, element.bytes)
-    b.insert(rvv.VsetivliOp(1, bits, 8))
-    return [total.value for total in sums]
 
 
 def _scan(cg: KernelEmitter, op: tile.ScanOp) -> None:

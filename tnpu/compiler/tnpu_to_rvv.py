@@ -15,23 +15,25 @@ from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.passes.hoist_scalar_arith import HoistScalarArithPass
 from tnpu.passes.recognise_combiners import RecogniseCombinersPass
+from tnpu.passes.welford_to_sums import WelfordToSumsPass
 from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
 RVV_STEPS: tuple[ModulePass, ...] = (
     ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass(), RecogniseCombinersPass(),
-    HoistScalarArithPass(),
+    WelfordToSumsPass(), HoistScalarArithPass(),
 )  # fmt: skip
 """What the RISC-V target needs after tnpu-to-tile: the math ops RVV lacks expanded,
 16-bit float arithmetic computed in f32 (RVV here has none), floor and ceiling
 divisions as RVV's truncating ones, Inductor's max/min combiners as the ops
-RVV's reduction instructions compute, and scalar arithmetic as early as it can
-run, so that a store's address is known before its value's producer."""
+RVV's reduction instructions compute, its Welford reductions as ordered sums, and
+scalar arithmetic as early as it can run, so that a store's address is known before
+its value's producer."""
 
 
 @dataclass(frozen=True)
 class TnpuToRvvPipeline(ModulePass):
     """TTIR to RISC-V IR: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
-    expand-integer-division, recognise-combiners, hoist-scalar-arith, tile-to-rvv.
+    expand-integer-division, recognise-combiners, welford-to-sums, hoist-scalar-arith, tile-to-rvv.
 
     Its registers are not allocated yet: `-p tnpu-to-rvv,rvv-allocate-registers`
     shows them allocated, and `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the

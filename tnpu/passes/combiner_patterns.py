@@ -1,4 +1,4 @@
-"""Patterns that recognise how a combiner region computes a value (`arg_combiners`, `welford_combiner`).
+"""Patterns that recognise how a combiner region computes a value (`arg_combiners`, `welford_to_sums`).
 
 A pattern is a predicate on an SSA value that looks at the op defining it
 and, through patterns for its operands, at the ops before; patterns of
