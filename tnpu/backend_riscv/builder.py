@@ -89,6 +89,8 @@ class _Scope:
 
     block: Block
     is_loop: bool
+    is_hoist_barrier: bool = False
+    """Whether `hoisted` code inside stays inside (a loop whose trips are independent)."""
     changed: dict[Var, SSAValue] = field(default_factory=dict)
 
 
@@ -217,8 +219,8 @@ class Builder:
     # -- regions --------------------------------------------------------------
 
     @contextmanager
-    def _region(self, is_loop: bool = False) -> Iterator[_Scope]:
-        scope = _Scope(Block(), is_loop)
+    def _region(self, is_loop: bool = False, is_hoist_barrier: bool = False) -> Iterator[_Scope]:
+        scope = _Scope(Block(), is_loop, is_hoist_barrier)
         outer, self.block = self.block, scope.block
         self.scopes.append(scope)
         self.v0 = None
@@ -230,10 +232,13 @@ class Builder:
             self.v0 = None
 
     @contextmanager
-    def loop(self) -> Iterator[LoopControl]:
-        """A do-while loop: the body runs, then again while its `repeat_if` holds."""
+    def loop(self, hoist_barrier: bool = False) -> Iterator[LoopControl]:
+        """A do-while loop: the body runs, then again while its `repeat_if` holds.
+
+        With `hoist_barrier`, code `hoisted` inside goes no further out than
+        the innermost loop within it, and stays where it is if there is none."""
         control = LoopControl()
-        with self._region(is_loop=True) as scope:
+        with self._region(is_loop=True, is_hoist_barrier=hoist_barrier) as scope:
             yield control
         assert control.condition is not None, "a loop ends with repeat_if"
         changed = list(scope.changed.items())
@@ -311,9 +316,13 @@ class Builder:
             self.v0 = v0
 
     def _loop_parent(self) -> Block:
-        """The block the innermost open loop will be appended to."""
+        """The block the innermost open loop will be appended to (the current block
+        when a hoist barrier comes first)."""
         for index in reversed(range(len(self.scopes))):
-            if self.scopes[index].is_loop:
+            scope = self.scopes[index]
+            if scope.is_hoist_barrier:
+                return self.block
+            if scope.is_loop:
                 return self.scopes[index - 1].block if index else self.root
         return self.block
 

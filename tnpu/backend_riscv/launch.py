@@ -130,7 +130,7 @@ def _buffer_spec(label: str, c_type: str, given: object) -> BufferSpec:
 
 
 def invoke_source(kernel: CompiledKernel) -> str:
-    """The C call of one program instance with typed arguments."""
+    """The C call of the kernel, with typed arguments, that runs every program of the grid."""
     parameters = [*kernel.argument_types, *(["int32_t"] * len(GRID_ARGUMENTS))]
     arguments = []
     for index, c_type in enumerate(kernel.argument_types):
@@ -138,14 +138,13 @@ def invoke_source(kernel: CompiledKernel) -> str:
             arguments.append(f"({c_type})buffers[{index}]")
         else:
             arguments.append(f"scalars[{index}].{_SCALAR_CODES[c_type]}")
-    arguments += [f"pid[{axis}]" for axis in range(3)] + [f"grid[{axis}]" for axis in range(3)]
+    arguments += [f"grid[{axis}]" for axis in range(3)]
     return "\n".join(
         [
             "#include \"tnpu_launch.h\"",
             f"void {kernel.symbol}({', '.join(parameters)});",
             "const int tnpu_argument_count = " + str(len(kernel.argument_types)) + ";",
-            "void tnpu_invoke(void *const *buffers, const tnpu_scalar *scalars,",
-            "                 const int32_t pid[3], const int32_t grid[3]) {",
+            "void tnpu_invoke(void *const *buffers, const tnpu_scalar *scalars, const int32_t grid[3]) {",
             "    (void)buffers; (void)scalars;",
             f"    {kernel.symbol}({', '.join(arguments)});",
             "}",

@@ -1,12 +1,16 @@
 """`tile-to-rvv`: tile.kernel → a riscv_func.func of `riscv`/`rv64`/`rvv`/`rvx` ops, unallocated.
 
 The function is a C function of the kernel's arguments (buffers as
-pointers, scalars by value) followed by `pid_x, pid_y, pid_z,
-num_programs_x, _y, _z` (int32): one call runs one program instance.  Its
-arguments arrive in the psABI's registers (the block arguments, `a0`...,
-`fa0`...) or on the stack (`rvx.stack_argument`), and are stored in their
-scratchpad slots (`storage`) at once; each op then reads its operands from
-the scratchpad and writes its results there:
+pointers, scalars by value) followed by the grid, `num_programs_x, _y, _z`
+(int32): one call runs every program instance of the grid, x fastest, as
+Triton's launch numbers them, the body in a loop over the program ids
+(kept in scratchpad slots, so no register is held across the body).  A
+program costs its loop's few instructions rather than a call, the
+arguments' stores and the frame.  The arguments arrive in the psABI's
+registers (the block arguments, `a0`..., `fa0`...) or on the stack
+(`rvx.stack_argument`), and are stored in their scratchpad slots
+(`storage`) at once; each op then reads its operands from the scratchpad
+and writes its results there:
 
 * runs of scalar integer `arith` ops become integer code (`scalar_program`),
   other runs of scalar `arith`/`math` ops one one-element vector program;
@@ -33,7 +37,8 @@ raises `CompileError` naming the op.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -58,8 +63,8 @@ from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects.rvv import rvx
 
-GRID_ARGUMENTS = ("pid_x", "pid_y", "pid_z", "num_programs_x", "num_programs_y", "num_programs_z")
-"""Trailing int32 arguments of every generated kernel function."""
+GRID_ARGUMENTS = ("num_programs_x", "num_programs_y", "num_programs_z")
+"""Trailing int32 arguments of every generated kernel function: the grid it runs."""
 
 _I32 = Element(32, False)
 
@@ -75,6 +80,9 @@ class KernelLowering(KernelEmitter):
         self.kernel = kernel
         name = kernel.sym_name.data
         self.grid: list[Scalar] = []
+        """The slots of `GRID_ARGUMENTS`."""
+        self.program_ids: list[Scalar] = []
+        """The slots of the running program's ids, x, y and z."""
         block = Block()
         self._block = block
         zero = rv64.GetRegisterOp(Registers.ZERO)
@@ -86,7 +94,8 @@ class KernelLowering(KernelEmitter):
 
     def lower(self) -> list[Operation]:
         arguments = self._bind_arguments()
-        self.emit_ops(self.kernel.body.block.ops)
+        with self._each_program():
+            self.emit_ops(self.kernel.body.block.ops)
         self.b.insert(riscv_func.ReturnOp())
         symbol = kernel_symbol(self.name)
         func = riscv_func.FuncOp(symbol, Region(self._block), (arguments, []), visibility="public")
@@ -99,7 +108,7 @@ class KernelLowering(KernelEmitter):
             (arg, self.element(arg, self.kernel)) for arg in self.kernel.body.block.args
         ]
         values += [(None, _I32)] * len(GRID_ARGUMENTS)
-        read = [bool(arg.uses) for arg in self.kernel.body.block.args] + self._grid_arguments_read()
+        read = [bool(arg.uses) for arg in self.kernel.body.block.args] + [True] * len(GRID_ARGUMENTS)
         ints, floats = list(Registers.A), list(Registers.FA)
         registers: list[IntRegisterType | FloatRegisterType] = []
         on_stack = 0
@@ -129,13 +138,31 @@ class KernelLowering(KernelEmitter):
             registers.append(register)
         return registers
 
-    def _grid_arguments_read(self) -> list[bool]:
-        """For each of `GRID_ARGUMENTS`, whether a `tile.program_id`/`num_programs` reads it."""
-        read = [False] * len(GRID_ARGUMENTS)
-        for op in self.kernel.walk():
-            if isinstance(op, tile.ProgramIdOp | tile.NumProgramsOp):
-                read[op.axis.value.data + (3 if isinstance(op, tile.NumProgramsOp) else 0)] = True
-        return read
+    @contextmanager
+    def _each_program(self) -> Iterator[None]:
+        """The code built inside, once per program of the grid (none if the grid is empty):
+        loops over z, y and x, each id counted up in its slot."""
+        b = self.b
+        self.program_ids = [self.scratchpad.new_scalar(_I32) for _ in self.grid]
+        with ExitStack() as nest:
+            for count in reversed(self.grid):
+                nest.enter_context(b.branch("lt", b.zero, b.load_scalar(count.offset, _I32)))
+            for program_id, count in reversed(list(zip(self.program_ids, self.grid))):
+                b.store_scalar(b.zero, program_id.offset, _I32)
+                nest.enter_context(self._counting(program_id, count))
+            yield
+
+    @contextmanager
+    def _counting(self, program_id: Scalar, count: Scalar) -> Iterator[None]:
+        """A loop whose body runs for each `program_id` from its slot's value up to `count`.
+        Nothing inside is hoisted out of it: a program's values are its own."""
+        b = self.b
+        with b.loop(hoist_barrier=True) as loop:
+            yield
+            b.source = None
+            following = b.emit(riscv.AddiOp(b.load_scalar(program_id.offset, _I32), 1))
+            b.store_scalar(following, program_id.offset, _I32)
+            loop.repeat_if("lt", following, b.load_scalar(count.offset, _I32))
 
     def _sections(self) -> list[Operation]:
         scratch = f"tnpu_scratchpad_{self.name}"
@@ -223,10 +250,10 @@ class KernelLowering(KernelEmitter):
     # -- grid and buffers -----------------------------------------------------
 
     def _program_id(self, op: tile.ProgramIdOp) -> None:
-        self.scratchpad.bind(op.result, self.grid[op.axis.value.data])
+        self.scratchpad.bind(op.result, self.program_ids[op.axis.value.data])
 
     def _num_programs(self, op: tile.NumProgramsOp) -> None:
-        self.scratchpad.bind(op.result, self.grid[3 + op.axis.value.data])
+        self.scratchpad.bind(op.result, self.grid[op.axis.value.data])
 
     def _buffer_cast(self, op: tile.BufferCastOp) -> None:
         self.scratchpad.bind(op.result, self.place(op.source))

@@ -7,7 +7,7 @@
 // divisor is 0 (snez, the mask -flag); the result goes to its slot.
 // CHECK-LABEL: riscv_func.func public @tnpu_kernel_indices
 // CHECK:         riscv.comment {comment = "scalar ops: arith.muli, arith.subi, arith.minsi, arith.cmpi, arith.select, arith.divsi, arith.index_cast"}
-// CHECK-NEXT:    [[PID:%[0-9]+]] = riscv.lw [[S0:%[0-9]+]], -32
+// CHECK-NEXT:    [[PID:%[0-9]+]] = riscv.lw [[S0:%[0-9]+]], -56
 // CHECK-NEXT:    [[C64:%[0-9]+]] = rv64.li 64
 // CHECK-NEXT:    [[START:%[0-9]+]] = riscv.mulw [[PID]], [[C64]]
 // CHECK-NEXT:    [[N:%[0-9]+]] = riscv.lw [[S0]], -16
@@ -51,7 +51,7 @@ tile.kernel @indices(%x: !tile.buffer<f32>, %n: i32, %d: i32) {
 // within the width is one immediate shift; an i1 result is a byte of 0 or 1.
 // CHECK-LABEL: riscv_func.func public @tnpu_kernel_immediates
 // CHECK:         riscv.comment {comment = "scalar ops: arith.cmpi, arith.divui, arith.shrsi"}
-// CHECK-NEXT:    [[PID:%[0-9]+]] = riscv.lw [[S0:%[0-9]+]], -16
+// CHECK-NEXT:    [[PID:%[0-9]+]] = riscv.lw [[S0:%[0-9]+]], -40
 // CHECK-NEXT:    [[SMALL:%[0-9]+]] = riscv.slti [[PID]], 100
 // CHECK-NEXT:    [[C3:%[0-9]+]] = rv64.li 3
 // CHECK-NEXT:    [[Q:%[0-9]+]] = riscv.divuw [[PID]], [[C3]]

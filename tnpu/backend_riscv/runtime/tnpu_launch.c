@@ -113,10 +113,6 @@ int main(int argc, char **argv) {
         if (!given[i]) fail("launch file misses an argument", NULL);
     if (grid[0] < 0 || grid[1] < 0 || grid[2] < 0) fail("launch file misses the grid", NULL);
 
-    int32_t pid[3];
-    for (pid[2] = 0; pid[2] < grid[2]; pid[2]++)
-        for (pid[1] = 0; pid[1] < grid[1]; pid[1]++)
-            for (pid[0] = 0; pid[0] < grid[0]; pid[0]++)
-                tnpu_invoke(buffers, scalars, pid, grid);
+    tnpu_invoke(buffers, scalars, grid);  /* the kernel loops over the programs itself */
     return 0;  /* the regions are shared mappings: what the kernel wrote is in their files */
 }

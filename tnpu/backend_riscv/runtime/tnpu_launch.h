@@ -2,8 +2,8 @@
  *
  * Each kernel ELF links tnpu_launch.c (this runtime), the kernel's assembly
  * and a generated tnpu_invoke.c that calls the kernel with typed C
- * arguments: buffers as pointers, scalars by value, then the program id and
- * the grid size along x, y and z.
+ * arguments: buffers as pointers, scalars by value, then the grid size
+ * along x, y and z.  One call runs every program of the grid.
  */
 #ifndef TNPU_LAUNCH_H
 #define TNPU_LAUNCH_H
@@ -22,9 +22,8 @@ typedef union {
     double f64;
 } tnpu_scalar;
 
-/* Generated per kernel: run one program instance. */
-void tnpu_invoke(void *const *buffers, const tnpu_scalar *scalars,
-                 const int32_t pid[3], const int32_t grid[3]);
+/* Generated per kernel: run every program instance of the grid. */
+void tnpu_invoke(void *const *buffers, const tnpu_scalar *scalars, const int32_t grid[3]);
 extern const int tnpu_argument_count;
 
 /* Called by the kernel when a tile.assert fails; does not return. */
