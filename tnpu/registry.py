@@ -104,6 +104,12 @@ def _hoist_scalar_arith() -> type[ModulePass]:
     return HoistScalarArithPass
 
 
+def _hoist_map_invariants() -> type[ModulePass]:
+    from tnpu.passes.hoist_map_invariants import HoistMapInvariantsPass
+
+    return HoistMapInvariantsPass
+
+
 def _recognise_combiners() -> type[ModulePass]:
     from tnpu.passes.recognise_combiners import RecogniseCombinersPass
 
@@ -189,6 +195,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "expand-integer-division": _expand_integer_division,
     "recognise-combiners": _recognise_combiners,
     "hoist-scalar-arith": _hoist_scalar_arith,
+    "hoist-map-invariants": _hoist_map_invariants,
     "welford-to-sums": _welford_to_sums,
 }
 

@@ -125,6 +125,9 @@ class Builder:
         self.source: Operation | None = None
         """The op being lowered: diagnostics about the code built name it (`origins`)."""
         self.origins: dict[Operation, Operation] = {}
+        self.stored: dict[int, tuple[Block, SSAValue, Element]] = {}
+        """By scratchpad offset, the 64-bit value `store_scalar` last put there, and the
+        block it did so in: a `load_scalar` of it later in that block reads the register."""
 
     # -- ops ------------------------------------------------------------------
 
@@ -175,7 +178,9 @@ class Builder:
         var.set(self.add_immediate(var, step) if isinstance(step, int) else self.add(var, step))
 
     def scratch_address(self, offset: int) -> SSAValue:
-        """The address of a scratchpad byte offset."""
+        """The address of a scratchpad byte offset (whatever is written through it, a
+        scalar stored there before is read from memory again)."""
+        self.stored.pop(offset, None)
         return self.add_immediate(self.scratchpad, offset)
 
     def load_scalar(self, offset: int, element: Element, base: SSAValue | None = None) -> SSAValue:
@@ -184,6 +189,8 @@ class Builder:
         Integers come out sign-extended (i1 zero-extended), floats as their
         bit pattern, zero-extended.
         """
+        if base is None and (stored := self.stored.get(offset)) and stored[0] is self.block and stored[2] == element:
+            return stored[1]
         base = self.scratchpad if base is None else base
         if not fits_imm12(offset):
             base, offset = self.add_immediate(base, offset), 0
@@ -191,6 +198,14 @@ class Builder:
         return self.emit(load(base, offset))
 
     def store_scalar(self, value: SSAValue, offset: int, element: Element, base: SSAValue | None = None) -> None:
+        """value's low `element.bits` to offset(base) (the scratchpad by default).
+
+        A 64-bit value stored in the scratchpad is remembered: loading it again
+        in the same block gives the register back (a 64-bit load is exact)."""
+        if base is None:
+            self.stored.pop(offset, None)
+            if element.bits == 64:
+                self.stored[offset] = (self.block, value, element)
         base = self.scratchpad if base is None else base
         if not fits_imm12(offset):
             base, offset = self.add_immediate(base, offset), 0

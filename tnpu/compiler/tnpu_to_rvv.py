@@ -13,6 +13,7 @@ from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass
 from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
+from tnpu.passes.hoist_map_invariants import HoistMapInvariantsPass
 from tnpu.passes.hoist_scalar_arith import HoistScalarArithPass
 from tnpu.passes.recognise_combiners import RecogniseCombinersPass
 from tnpu.passes.welford_to_sums import WelfordToSumsPass
@@ -20,20 +21,22 @@ from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
 RVV_STEPS: tuple[ModulePass, ...] = (
     ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass(), RecogniseCombinersPass(),
-    WelfordToSumsPass(), HoistScalarArithPass(),
+    WelfordToSumsPass(), HoistMapInvariantsPass(), HoistScalarArithPass(),
 )  # fmt: skip
 """What the RISC-V target needs after tnpu-to-tile: the math ops RVV lacks expanded,
 16-bit float arithmetic computed in f32 (RVV here has none), floor and ceiling
 divisions as RVV's truncating ones, Inductor's max/min combiners as the ops
-RVV's reduction instructions compute, its Welford reductions as ordered sums, and
-scalar arithmetic as early as it can run, so that a store's address is known before
-its value's producer."""
+RVV's reduction instructions compute, its Welford reductions as ordered sums, what
+a map body computes the same for every element out of it, and scalar arithmetic
+as early as it can run, so that a store's address is known before its value's
+producer."""
 
 
 @dataclass(frozen=True)
 class TnpuToRvvPipeline(ModulePass):
     """TTIR to RISC-V IR: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
-    expand-integer-division, recognise-combiners, welford-to-sums, hoist-scalar-arith, tile-to-rvv.
+    expand-integer-division, recognise-combiners, welford-to-sums, hoist-map-invariants,
+    hoist-scalar-arith, tile-to-rvv.
 
     Its registers are not allocated yet: `-p tnpu-to-rvv,rvv-allocate-registers`
     shows them allocated, and `-p tnpu-to-rvv -t tnpu-riscv-asm` prints the
