@@ -1,15 +1,18 @@
 """Elementwise programs on RVV: a fused `tile.map` body, kept in vector registers.
 
 An `ElementwiseProgram` is a straight-line list of scalar `arith`/`math` ops
-applied to every element: values streamed from the scratchpad (`Stream`:
-a tile, or a strided slice of one), uniform values (scalar slots and
-constants, the same for every element) and results streamed back.  It
-lowers to one strip loop (`builder.StripLoop`); inside a trip every
+applied to every element: values streamed from the scratchpad or global
+memory (`Stream`: a tile, a strided slice of one, a load read in place,
+masked past its in-bounds elements, or an iota computed), uniform values
+(scalar slots and constants, the same for every element), and results
+streamed back or folded across strips by a reduction instruction (`Fold`).
+It lowers to one strip loop (`builder.StripLoop`); inside a trip every
 intermediate value is a vector register group, so a fused body never goes
 through memory.
 
-Scalar ops outside any tile op are one-element programs: one instruction
-table serves tiles and scalars alike.
+Runs of scalar ops outside tile ops that `scalar_program` does not select
+(float ops, bitcasts, ...) are one-element programs: one instruction table
+serves tiles and those scalars alike.
 
 All values share one SEW/LMUL ratio, set by the widest element type, so
 `vl` is the same for every type in the body; the strip loop picks its LMUL

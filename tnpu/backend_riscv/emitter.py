@@ -111,10 +111,11 @@ class KernelEmitter:
 
     def map_inputs(self, op: tile.MapOp, base: SSAValue | None = None) -> dict[SSAValue, Stream | Scalar | Constant]:
         """What a map's body reads: its operands, tiles as streams (from element `base`
-        on, if given), and the scalars it captures from above."""
+        on, if given), and the scalars it captures from above (yielded, too, once
+        `hoist-map-invariants` has moved what computed them out of the body)."""
         block = op.body.block
         inputs = {arg: self.as_stream(self.place(operand), base) for arg, operand in zip(block.args, op.inputs)}
-        return inputs | self.captured([o for o in block.ops if o is not block.last_op], block)
+        return inputs | self.captured(list(block.ops), block)
 
     def fill(self, place: Tile, value: Scalar | Constant, anchor: Operation) -> None:
         """Every element of a tile := a uniform value."""

@@ -203,3 +203,37 @@ tile.kernel @masked_store(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>, %row: 
   tile.store %d, %out[0] strides [64, 1] upper [%row, 64] : tensor<1x64xf32>, !tile.buffer<f32>
   tile.return
 }
+
+// -----
+
+// A one-row reduction whose result only a store reads (through a reshape)
+// writes it where the store would, if the store's one element is in bounds;
+// the store's own code is gone.  The address's scalar ops come first
+// (hoist-scalar-arith puts Inductor's there), and the offset the scalar
+// program stored is read back from its register, not from its slot.
+// CHECK-LABEL: riscv_func.func public @tnpu_kernel_row_total
+// CHECK:         riscv.comment {comment = "scalar ops: arith.index_cast"}
+// CHECK-NEXT:    [[ROW:%[0-9]+]] = riscv.lw
+// CHECK-NEXT:    rv64.sd [[S0:%[0-9]+]], [[ROW]], [[SLOT:-[0-9]+]]
+// CHECK-NOT:     rv64.ld [[S0]], [[SLOT]]
+// CHECK:         riscv.comment {comment = "tile.reduce"}
+// CHECK:         rvv.vfredosum.vs
+// CHECK:         [[TOTAL:%[0-9]+]] = rvv.vmv.x.s
+// CHECK-NEXT:    rvx.if lt {{%[0-9]+}}, {{%[0-9]+}}
+// CHECK-NEXT:      riscv.sw {{%[0-9]+}}, [[TOTAL]], 0
+// CHECK:         riscv.comment {comment = "tile.reshape"}
+// CHECK-NEXT:    riscv.comment {comment = "tile.store"}
+// CHECK-NEXT:    riscv.comment {comment = "tile.return"}
+tile.kernel @row_total(%x: !tile.buffer<f32>, %out: !tile.buffer<f32>, %rows: index) {
+  %pid = tile.program_id {axis = 0 : i32} : i32
+  %row = arith.index_cast %pid : i32 to index
+  %t = tile.load %x[0] strides [64, 1] : !tile.buffer<f32> -> tensor<1x64xf32>
+  %r = tile.reduce %t {axis = 1 : i32} : tensor<1x64xf32> -> tensor<1xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }
+  %r2 = tile.reshape %r : tensor<1xf32> -> tensor<1x1xf32>
+  tile.store %r2, %out[%row] strides [0, 0] upper [%rows, 1] : tensor<1x1xf32>, !tile.buffer<f32>
+  tile.return
+}
