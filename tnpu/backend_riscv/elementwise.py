@@ -104,7 +104,6 @@ class Fold:
     nans: Var | None = None
 
 
-
 @dataclass
 class ElementwiseProgram:
     """Scalar ops applied to `count` elements (an int, or a register holding it)."""
