@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.riscv import Registers
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -134,13 +132,3 @@ def static_or_loader(cg: KernelEmitter, value: int | SSAValue) -> int | Callable
     if isinstance(location, Constant):
         return location.bits
     return lambda: cg.load_int(value)
-
-
-def is_scalar_compute(op: Operation) -> bool:
-    """A scalar arith/math op (no tiles), lowered as part of a run of them (integer code or a
-    one-element vector program: `tile_to_rvv.KernelLowering._flush_scalars`)."""
-    if op.dialect_name() not in ("arith", "math"):
-        return False
-    if isinstance(op, arith.ConstantOp):
-        return not isinstance(op.results[0].type, TensorType)
-    return not any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))

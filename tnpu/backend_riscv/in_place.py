@@ -19,7 +19,8 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv.builder import bound_value, clamped
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute, static_or_loader
+from tnpu.backend_riscv.emitter import KernelEmitter, static_or_loader
+from tnpu.dialects.arith import is_scalar_arithmetic
 from tnpu.dialects import tile
 from tnpu.dialects.shapes import row_major_strides
 
@@ -127,7 +128,7 @@ def store_of_result(cg: KernelEmitter, result: SSAValue) -> tile.StoreOp | None:
     if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:  # type: ignore[union-attr]
         return None
     between = [op for op in _between(block, producer, store) if op not in views]  # type: ignore[arg-type]
-    if _deciding_dimension(store) is None or not all(map(is_scalar_compute, between)):
+    if _deciding_dimension(store) is None or not all(map(is_scalar_arithmetic, between)):
         return None
     address_operands = [store.buffer, *(v for v in [store.mixed_offset(), *store.mixed_upper()] if isinstance(v, SSAValue))]
     return store if all(v in cg.scratchpad for v in address_operands) else None

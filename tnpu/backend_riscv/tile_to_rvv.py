@@ -53,12 +53,12 @@ from tnpu.backend_riscv import in_place, transfers, vector_unit
 from tnpu.backend_riscv.builder import Builder, fits_imm12
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
-from tnpu.backend_riscv.emitter import KernelEmitter, is_scalar_compute
+from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.scalar_program import ScalarProgram, emit_scalar_program, lowers_to_scalar_code
 from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Tile, constant_bits
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
-from tnpu.dialects.arith import is_splat
+from tnpu.dialects.arith import is_scalar_arithmetic, is_splat
 from tnpu.dialects.dispatch import entry_for
 from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects.rvv import rvx
@@ -187,7 +187,7 @@ class KernelLowering(KernelEmitter):
         """Emit ops in order; runs of scalar arith/math ops go out as one program."""
         scalar_run: list[Operation] = []
         for op in ops:
-            if is_scalar_compute(op):
+            if is_scalar_arithmetic(op):
                 scalar_run.append(op)
                 continue
             self._flush_scalars(scalar_run)

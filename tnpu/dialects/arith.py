@@ -21,7 +21,8 @@ When xDSL's arith accepts tensors for these ops (and has `remf`), delete
 this file, drop `arith` from `REPLACED_DIALECTS` in `tnpu/context.py`, and
 import xDSL's classes wherever `tnpu.dialects.arith` is imported.
 
-`is_splat` stands in for xDSL's, which compares dense elements by value.
+`is_splat` stands in for xDSL's, which compares dense elements by value;
+`is_scalar_arithmetic` says which `arith`/`math` ops compute on scalars only.
 """
 
 from __future__ import annotations
@@ -62,6 +63,14 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from tnpu.dialects.shapes import element_type_of, i1_like, shape_of
+
+
+def is_scalar_arithmetic(op: Operation) -> bool:
+    """Whether `op` is an `arith` or `math` op on scalars: no tensor operand or result
+    (a constant of a scalar, too), no region."""
+    if op.dialect_name() not in ("arith", "math") or op.regions:
+        return False
+    return not any(isinstance(value.type, TensorType) for value in (*op.operands, *op.results))
 
 
 def is_splat(value: DenseIntOrFPElementsAttr) -> bool:

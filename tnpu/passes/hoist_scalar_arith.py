@@ -21,19 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
 from tnpu.dialects import tile
+from tnpu.dialects.arith import is_scalar_arithmetic
 
 _SCALAR_BODIES = (tile.MapOp, tile.ReduceOp, tile.ScanOp)
-
-
-def _is_scalar_arithmetic(op: Operation) -> bool:
-    if op.dialect_name() not in ("arith", "math") or op.regions:
-        return False
-    return not any(isinstance(value.type, TensorType) for value in (*op.operands, *op.results))
 
 
 def _hoist_in(block: Block) -> None:
@@ -41,7 +36,7 @@ def _hoist_in(block: Block) -> None:
     """Per anchor (None: the block's start), the last op moved to follow it; the next
     goes after that one, so ops moved to one place keep their order."""
     for op in list(block.ops):
-        if not _is_scalar_arithmetic(op):
+        if not is_scalar_arithmetic(op):
             continue
         definitions = [v.owner for v in op.operands if isinstance(v.owner, Operation) and v.owner.parent is block]
         anchor = max(definitions, key=block.get_operation_index, default=None)
