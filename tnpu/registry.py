@@ -110,6 +110,12 @@ def _hoist_map_invariants() -> type[ModulePass]:
     return HoistMapInvariantsPass
 
 
+def _recompute_cheap_maps() -> type[ModulePass]:
+    from tnpu.passes.recompute_cheap_maps import RecomputeCheapMapsPass
+
+    return RecomputeCheapMapsPass
+
+
 def _recognise_combiners() -> type[ModulePass]:
     from tnpu.passes.recognise_combiners import RecogniseCombinersPass
 
@@ -196,6 +202,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "recognise-combiners": _recognise_combiners,
     "hoist-scalar-arith": _hoist_scalar_arith,
     "hoist-map-invariants": _hoist_map_invariants,
+    "recompute-cheap-maps": _recompute_cheap_maps,
     "welford-to-sums": _welford_to_sums,
 }
 

@@ -13,21 +13,24 @@ from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass
 from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
 from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
+from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.hoist_map_invariants import HoistMapInvariantsPass
 from tnpu.passes.hoist_scalar_arith import HoistScalarArithPass
 from tnpu.passes.recognise_combiners import RecogniseCombinersPass
+from tnpu.passes.recompute_cheap_maps import RecomputeCheapMapsPass
 from tnpu.passes.welford_to_sums import WelfordToSumsPass
 from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 
 RVV_STEPS: tuple[ModulePass, ...] = (
     ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass(), RecogniseCombinersPass(),
-    WelfordToSumsPass(), HoistMapInvariantsPass(), HoistScalarArithPass(),
+    WelfordToSumsPass(), RecomputeCheapMapsPass(), FuseTileMapsPass(), HoistMapInvariantsPass(), HoistScalarArithPass(),
 )  # fmt: skip
 """What the RISC-V target needs after tnpu-to-tile: the math ops RVV lacks expanded,
 16-bit float arithmetic computed in f32 (RVV here has none), floor and ceiling
 divisions as RVV's truncating ones, Inductor's max/min combiners as the ops
-RVV's reduction instructions compute, its Welford reductions as ordered sums, what
-a map body computes the same for every element out of it, and scalar arithmetic
+RVV's reduction instructions compute, its Welford reductions as ordered sums, a
+cheap map read by several ops computed by each (fused into the maps that read it),
+what a map body computes the same for every element out of it, and scalar arithmetic
 as early as it can run, so that a store's address is known before its value's
 producer."""
 
@@ -35,7 +38,8 @@ producer."""
 @dataclass(frozen=True)
 class TnpuToRvvPipeline(ModulePass):
     """TTIR to RISC-V IR: tnpu-to-tile, expand-math (RVV's native set), widen-half-floats,
-    expand-integer-division, recognise-combiners, welford-to-sums, hoist-map-invariants,
+    expand-integer-division, recognise-combiners, welford-to-sums, recompute-cheap-maps,
+    fuse-tile-maps, hoist-map-invariants,
     hoist-scalar-arith, tile-to-rvv.
 
     Its registers are not allocated yet: `-p tnpu-to-rvv,rvv-allocate-registers`
