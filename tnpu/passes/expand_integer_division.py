@@ -53,7 +53,7 @@ class ExpandFloorDivSI(RewritePattern):
         quotient, remainder = _quotient_and_remainder(op, b, signed=True)
         signs_differ = b.xori(b.compare_int("slt", remainder, 0), b.compare_int("slt", op.rhs, 0))
         adjust = b.andi(b.compare_int("ne", remainder, 0), signs_differ)
-        rewriter.replace_op(op, [], [b.select(adjust, b.subi(quotient, 1), quotient)])
+        rewriter.replace(op, [], [b.select(adjust, b.subi(quotient, 1), quotient)])
 
 
 class ExpandCeilDivSI(RewritePattern):
@@ -65,7 +65,7 @@ class ExpandCeilDivSI(RewritePattern):
         quotient, remainder = _quotient_and_remainder(op, b, signed=True)
         signs_agree = b.compare_int("eq", b.compare_int("slt", remainder, 0), b.compare_int("slt", op.rhs, 0))
         adjust = b.andi(b.compare_int("ne", remainder, 0), signs_agree)
-        rewriter.replace_op(op, [], [b.select(adjust, b.addi(quotient, 1), quotient)])
+        rewriter.replace(op, [], [b.select(adjust, b.addi(quotient, 1), quotient)])
 
 
 class ExpandCeilDivUI(RewritePattern):
@@ -76,7 +76,7 @@ class ExpandCeilDivUI(RewritePattern):
         b = ArithBuilder(rewriter, op.location)
         quotient, remainder = _quotient_and_remainder(op, b, signed=False)
         adjust = b.compare_int("ne", remainder, 0)
-        rewriter.replace_op(op, [], [b.select(adjust, b.addi(quotient, 1), quotient)])
+        rewriter.replace(op, [], [b.select(adjust, b.addi(quotient, 1), quotient)])
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile
 
 
@@ -83,11 +84,11 @@ class FoldFlagIntoBound(RewritePattern):
             if not (_is_uniform(compare.rhs, body) and _is_uniform(flag, body)):
                 continue
             never = arith.ConstantOp(IntegerAttr(_NEVER_BELOW[predicate](width.width.data), width))
-            bound = arith.SelectOp(flag, compare.rhs, never.result)
-            folded = arith.CmpiOp(compare.lhs, bound.result, predicate)
-            rewriter.insert_op([never, bound], InsertPoint.before(compare))
-            rewriter.replace_op(op, folded)
-            rewriter.erase_op(compare)
+            bound = tarith.SelectOp(flag, compare.rhs, never.result)
+            folded = tarith.CmpiOp(compare.lhs, bound.result, predicate)
+            rewriter.insert([never, bound], InsertPoint.before(compare))
+            rewriter.replace(op, folded)
+            rewriter.erase(compare)
             return
 
 
@@ -109,10 +110,10 @@ class HoistUniformOp(RewritePattern):
                 op.operands[index] = map_op.inputs[operand.index]
             elif isinstance(operand.owner, arith.ConstantOp) and operand.owner.parent_block() is body:
                 constant = operand.owner.clone()
-                rewriter.insert_op(constant, InsertPoint.before(map_op))
+                rewriter.insert(constant, InsertPoint.before(map_op))
                 op.operands[index] = constant.result
         op.detach()
-        rewriter.insert_op(op, InsertPoint.before(map_op))
+        rewriter.insert(op, InsertPoint.before(map_op))
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,9 @@ class RecomputeCheapMap(RewritePattern):
             return
         for reader in readers:
             copy = op.clone()
-            rewriter.insert_op(copy, InsertPoint.before(reader))
+            rewriter.insert(copy, InsertPoint.before(reader))
             op.results[0].replace_uses_with_if(copy.results[0], lambda use, reader=reader: use.operation is reader)
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
     @staticmethod
     def _cost(op: tile.MapOp) -> int:

@@ -78,6 +78,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile
 from tnpu.dialects.shapes import element_type_of
 from tnpu.passes.combiner_patterns import Pattern, commutative, is_value
@@ -190,8 +191,8 @@ def _along_last_axis(row_values: SSAValue, shape: Sequence[int]) -> SSAValue:
 def _mean(weighted_sum: SSAValue, weight: SSAValue) -> SSAValue:
     """The weighted sum over the weight, or the sum itself where the weight is 0."""
     zero = arith.ConstantOp(FloatAttr(0.0, weight.type))  # type: ignore[arg-type]
-    unweighted = arith.CmpfOp(weight, zero, "oeq")
-    return arith.SelectOp(unweighted, weighted_sum, arith.DivfOp(weighted_sum, weight)).result
+    unweighted = tarith.CmpfOp(weight, zero, "oeq")
+    return tarith.SelectOp(unweighted, weighted_sum, arith.DivfOp(weighted_sum, weight)).result
 
 
 def _weighted_squared_deviation(weight: SSAValue, mean: SSAValue, row_mean: SSAValue, m2: SSAValue) -> SSAValue:
