@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.dialects import tile
-from tnpu.passes.combiner_patterns import Pattern, commutative
+from tnpu.passes.combiner_patterns import Pattern, commutative, is_value, select
 
 _FLOAT_EXTREMES: dict[str, type[Operation]] = {"ogt": arith.MaximumfOp, "olt": arith.MinimumfOp}
 _INTEGER_EXTREMES: dict[str, type[Operation]] = {"sgt": arith.MaxSIOp, "slt": arith.MinSIOp}
@@ -81,11 +81,6 @@ def _beats(a: SSAValue, a_index: SSAValue, b: SSAValue, b_index: SSAValue, order
     return _or(ordered, _and(equal, _compare(arith.CmpiOp, "slt", a_index, b_index)))
 
 
-def _selects_by(selected: SSAValue, mask: Pattern, on_true: SSAValue, on_false: SSAValue) -> bool:
-    op = selected.owner
-    return isinstance(op, arith.SelectOp) and (op.lhs, op.rhs) == (on_true, on_false) and mask(op.cond)
-
-
 def _combiner_extreme(op: tile.ReduceOp) -> type[Operation] | None:
     """The op reducing the values if `op`'s combiner is Inductor's, else None."""
     block = op.combiner.block
@@ -96,7 +91,9 @@ def _combiner_extreme(op: tile.ReduceOp) -> type[Operation] | None:
     is_float = isinstance(a.type, AnyFloat)
     for ordering, extreme in (_FLOAT_EXTREMES if is_float else _INTEGER_EXTREMES).items():
         mask = _beats(a, a_index, b, b_index, ordering, is_float)
-        if _selects_by(value, mask, a, b) and _selects_by(index, mask, a_index, b_index):
+        picks_value = select(mask, is_value(a), is_value(b))
+        picks_index = select(mask, is_value(a_index), is_value(b_index))
+        if picks_value(value) and picks_index(index):
             return extreme
     return None
 

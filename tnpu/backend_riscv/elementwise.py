@@ -471,8 +471,8 @@ class _ElementwiseLowering:
         reduced = fold.instruction(data, accumulator.value, result_type=VectorRegisterType.group(1))  # type: ignore[call-arg]
         accumulator.set(self.b.vector(reduced))
         if fold.nans is not None:
-            nans = self.b.vector(rvv.VmfneVvOp(vector.value, vector.value, result_type=StripLoop.mask_type()))
-            fold.nans.set(self.b.emit(riscv.OrOp(fold.nans.value, self.b.emit(rvv.VcpopMOp(nans)))))
+            nans = self.b.emit(rvv.VcpopMOp(nan_mask(self.b, vector.value)))
+            fold.nans.set(self.b.emit(riscv.OrOp(fold.nans.value, nans)))
 
     def _store(self, value: SSAValue, out: _Pending) -> None:
         element = out.stream.element
@@ -748,6 +748,11 @@ class _ElementwiseLowering:
         high = rvv.VmulhuVvOp if isinstance(op, arith.MulUIExtendedOp) else rvv.VmulhVvOp
         self._define(op, self.vector(rvv.VmulVvOp, a, b), 0)
         self._define(op, self.vector(high, a, b), 1)
+
+
+def nan_mask(b: Builder, data: SSAValue) -> SSAValue:
+    """The mask of `data`'s NaNs (the elements not equal to themselves)."""
+    return b.vector(rvv.VmfneVvOp(data, data, result_type=StripLoop.mask_type()))
 
 
 def _step(stream: Stream) -> int:

@@ -37,7 +37,7 @@ from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.arg_combiners import arg_reduction
 from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
 from tnpu.backend_riscv.elements import Element, element_of
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Fold, Stream, emit_elementwise
+from tnpu.backend_riscv.elementwise import ElementwiseProgram, Fold, Stream, emit_elementwise, nan_mask
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Iota, Scalar, Tile
 from tnpu.diagnostics import CompileError
@@ -422,11 +422,6 @@ def _row_of(cg: KernelEmitter, value: SSAValue, row: SSAValue, anchor: Operation
     return ElementwiseProgram([], {value: Stream(place.element, 0, address=row)}, [], place.shape[-1], anchor)
 
 
-def _nans(b: Builder, data: SSAValue) -> SSAValue:
-    """The mask of `data`'s NaNs (the elements not equal to themselves)."""
-    return b.vector(rvv.VmfneVvOp(data, data, result_type=StripLoop.mask_type()))
-
-
 def _arg_reduce(cg: KernelEmitter, op: tile.ReduceOp, extreme: type[Operation]) -> None:
     """Each row's value and index at the first position holding the row's `extreme` (`arg_combiners`).
 
@@ -466,7 +461,7 @@ def _first_column_holding(
         return _first_column_where(b, row, columns, element, equal)
     column = b.var(0)
     with b.branch("ne", nan_seen, b.zero) as otherwise:
-        column.set(_first_column_where(b, row, columns, element, lambda data: _nans(b, data)))
+        column.set(_first_column_where(b, row, columns, element, lambda data: nan_mask(b, data)))
         otherwise()
         column.set(_first_column_where(b, row, columns, element, equal))
     return column.value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
 
 Pattern = Callable[[SSAValue], bool]
@@ -28,5 +29,17 @@ def commutative(kind: type[Operation], left: Pattern, right: Pattern) -> Pattern
             return False
         lhs, rhs = op.operands
         return left(lhs) and right(rhs) or left(rhs) and right(lhs)
+
+    return matches
+
+
+def select(condition: Pattern, on_true: Pattern, on_false: Pattern) -> Pattern:
+    """An `arith.select` of a value matching `on_true` where one matching `condition` holds,
+    else one matching `on_false` (its operands checked first, the condition, often the
+    larger pattern, last)."""
+
+    def matches(value: SSAValue) -> bool:
+        op = value.owner
+        return isinstance(op, arith.SelectOp) and on_true(op.lhs) and on_false(op.rhs) and condition(op.cond)
 
     return matches

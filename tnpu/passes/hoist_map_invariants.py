@@ -41,6 +41,7 @@ from xdsl.rewriter import InsertPoint
 
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile
+from tnpu.dialects.arith import is_scalar_arithmetic
 
 
 def _is_uniform(value: SSAValue, body: Block) -> bool:
@@ -99,7 +100,7 @@ class HoistUniformOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         body = _map_body(op)
-        if body is None or op.dialect_name() not in ("arith", "math") or op.regions:
+        if body is None or not is_scalar_arithmetic(op):
             return
         if isinstance(op, arith.ConstantOp) or not all(_is_uniform(v, body) for v in op.operands):
             return

@@ -81,7 +81,7 @@ from xdsl.pattern_rewriter import (
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile
 from tnpu.dialects.shapes import element_type_of
-from tnpu.passes.combiner_patterns import Pattern, commutative, is_value
+from tnpu.passes.combiner_patterns import Pattern, commutative, is_value, select
 
 
 def _zero(value: SSAValue) -> bool:
@@ -109,14 +109,6 @@ def _of(kind: type[arith.SubfOp | arith.DivfOp], lhs: SSAValue, rhs: Pattern) ->
     return matches
 
 
-def _select(condition: Pattern, on_true: Pattern, on_false: Pattern) -> Pattern:
-    def matches(value: SSAValue) -> bool:
-        op = value.owner
-        return isinstance(op, arith.SelectOp) and condition(op.cond) and on_true(op.lhs) and on_false(op.rhs)
-
-    return matches
-
-
 def _either(first: Pattern, second: Pattern) -> Pattern:
     return lambda value: first(value) or second(value)
 
@@ -128,8 +120,8 @@ def _is_welford_combine(block: Block) -> bool:
     assert isinstance(yielded, tile.YieldOp)
     mean, m2, weight = yielded.values
     difference = _of(arith.SubfOp, mean_2, is_value(mean_1))
-    delta = _either(difference, _select(_equal(is_value(mean_1), is_value(mean_2)), _zero, difference))
-    w2_over_w = _select(_equal(is_value(weight), _zero), _zero, _of(arith.DivfOp, weight_2, is_value(weight)))
+    delta = _either(difference, select(_equal(is_value(mean_1), is_value(mean_2)), _zero, difference))
+    w2_over_w = select(_equal(is_value(weight), _zero), _zero, _of(arith.DivfOp, weight_2, is_value(weight)))
     squared_deviation = commutative(arith.MulfOp, commutative(arith.MulfOp, delta, delta), is_value(weight_1))
     return (
         commutative(arith.AddfOp, is_value(weight_1), is_value(weight_2))(weight)
