@@ -636,13 +636,14 @@ def clamped(b: Builder, value: Scalar | Callable[[], SSAValue], low: int, high: 
     """min(max(value, low), high)."""
     if isinstance(value, int):
         return b.li(min(max(value, low), high))
-    clamped = b.var(bound_value(b, value))
-    for limit, condition in ((low, "lt"), (high, "lt")):
-        bound = b.li(limit)
-        lhs, rhs = (clamped, bound) if limit == low else (bound, clamped)
-        with b.branch(condition, lhs, rhs):
-            clamped.set(bound)
-    return clamped.value
+    result = b.var(bound_value(b, value))
+    low_bound = b.li(low)
+    with b.branch("lt", result, low_bound):
+        result.set(low_bound)
+    high_bound = b.li(high)
+    with b.branch("lt", high_bound, result):
+        result.set(high_bound)
+    return result.value
 
 
 def int_register() -> IntRegisterType:

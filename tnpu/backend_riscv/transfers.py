@@ -6,11 +6,11 @@ dimensions but the last); a row is one strip loop of unit-stride
 into three parts: the valid columns `[lo, hi)` move (under the mask tile,
 if any, as a `v0.t` mask), the columns before and after read the pad
 value.  An outer index out of bounds empties the row (`hi = lo`).  A
-contiguous load only maps read moves nothing (`read_in_place`): they read
+contiguous load only maps read moves nothing (`in_place.read_in_place`): they read
 it where it lies, its elements past the in-bounds prefix (a tile cut by
 one bound, as a row of Inductor's `r0_mask`) as the pad value, under a
-`v0.t` mask; and a store of a map's result the map does
-(`store_of_map_result`).
+`v0.t` mask; and a store of a map's or a reduction's result its producer
+does (`in_place.store_of_result`).
 
 Gather/scatter use indexed `vluxei64`/`vsoxei64` (ordered, so the last
 write to an element wins, as the tile dialect specifies); atomics are one

@@ -112,13 +112,14 @@ def emit_broadcast(cg: KernelEmitter, op: tile.BroadcastOp) -> None:
     """One value (a scalar, or a tile of one element) that only maps read stays one
     value, which they read as a uniform; anything else becomes a tile of copies."""
     source = cg.place(op.source)
-    if isinstance(source, Tile) and source.count == 1 and _only_maps_read(op.result):
-        slot = cg.scratchpad.new_scalar(source.element)
-        cg.b.store_scalar(cg.b.load_scalar(source.offset, source.element), slot.offset, source.element)
-        source = slot
-    if isinstance(source, Scalar | Constant) and _only_maps_read(op.result):
-        cg.scratchpad.bind(op.result, source)
-        return
+    if _only_maps_read(op.result):
+        if isinstance(source, Tile) and source.count == 1:
+            slot = cg.scratchpad.new_scalar(source.element)
+            cg.b.store_scalar(cg.b.load_scalar(source.offset, source.element), slot.offset, source.element)
+            source = slot
+        if isinstance(source, Scalar | Constant):
+            cg.scratchpad.bind(op.result, source)
+            return
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
     if not isinstance(source, Tile):
