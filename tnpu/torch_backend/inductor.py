@@ -15,6 +15,21 @@
   patterns turn a softmax between two matmuls back into aten's CPU flash
   attention, an operation of the host, and the others rewrite for GPU
   libraries (padded and bias-fused cuBLAS calls).
+* fusions decided, not benchmarked (`benchmark_epilogue_fusion`,
+  `benchmark_fusion` off): a template's epilogue (the bias, the
+  activation after a GEMM) is fused into it, as an NPU compiler applies
+  it to the accumulator before the one write to DRAM (XLA's output
+  fusion).  Inductor's fusion benchmark has no CPU route: the module it
+  writes for CPU devices does not import (its `get_raw_stream` stand-in
+  breaks the dedent of the benchmark harness: `IndentationError`), CPU
+  devices have no device context to run it in, and it runs each
+  candidate once for real before timing it.  With `max_autotune_gemm` it
+  is on by default, so a `Linear` followed by an activation failed to
+  compile from a plain script.
+* the autotuning tables Inductor prints to stderr in max-autotune mode
+  off (`autotune_num_choices_displayed`): the user asked for tnpu, not
+  for max-autotune, and the choices are in the profile
+  (`prof.benchmarked`).
 
 Before Inductor, the graph is rewritten where Inductor would leave an
 operation to the host:
@@ -67,6 +82,9 @@ def inductor_config(options: CompileOptions) -> dict[str, Any]:
         "test_configs.max_mm_configs": None if options.autotune else 1,
         "triton.autotune_pointwise": options.autotune,
         "pattern_matcher": False,
+        "benchmark_epilogue_fusion": False,
+        "benchmark_fusion": False,
+        "autotune_num_choices_displayed": 0,
     }
 
 
