@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import tnpu
+from tnpu.torch_backend.graph_runtime import HostFallbackWarning
 from tnpu.torch_backend.options import OptionError
 
 FAST = {"autotune": False}
@@ -109,11 +110,25 @@ def test_an_operation_left_to_the_host_is_a_fallback_naming_its_node():
         return torch.linalg.det(x.exp()) * 2
 
     x = torch.randn(3, 4, 4)
-    out, prof = compiled_run(with_host_op, x)
+    with pytest.warns(HostFallbackWarning, match=r"runs on the host, not on the NPU at .*test_torch_compile.py:\d+: "):
+        out, prof = compiled_run(with_host_op, x)
     torch.testing.assert_close(out, with_host_op(x))
     assert prof.fallbacks, "linalg.det runs on the host"
     assert all(record.nodes for record in prof.fallbacks)
     assert any("det" in record.op or any("det" in node for node in record.nodes) for record in prof.fallbacks)
+    assert any("torch.linalg.det" in record.source for record in prof.fallbacks), prof.fallbacks
+
+
+def test_a_kernel_tnpu_refuses_is_one_line_naming_the_op_the_programs_line_and_what_to_do():
+    def refused(x):
+        return torch.special.erfinv(x) * 2
+
+    with pytest.raises(Exception) as raised:
+        compiled_run(refused, torch.rand(16) * 0.5)
+    (line,) = [line for line in str(raised.value).splitlines() if "tnpu cannot compile" in line]
+    assert "'tt.extern_elementwise' op calls libdevice function '__nv_erfinvf'" in line
+    assert "test_torch_compile.py:" in line and "return torch.special.erfinv(x) * 2" in line
+    assert "@torch.compiler.disable" in line
 
 
 def test_autotuning_picks_the_template_config_with_the_fewest_simulated_cycles():

@@ -13,7 +13,10 @@ kernel Inductor writes is a Triton kernel, compiled by tnpu's Triton
 backend, run under qemu (or in the tile interpreter) and timed on the
 modeled NPU.
 
-A bad option is refused with one line (`OptionError`) before anything is compiled.
+A bad option is refused with one line (`OptionError`) before anything is
+compiled.  A kernel tnpu cannot compile stops the compile with one line
+(`KernelRefusedError`): the kernel, the stage, the op, the reason, the
+line of the program the kernel computes and what to do about it.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from tnpu.torch_backend.benchmarking import modeled_benchmarks
 from tnpu.torch_backend.graph_runtime import HostValues, copy_of
 from tnpu.torch_backend.inductor import decompositions, inductor_config, rewrite_attention
 from tnpu.torch_backend.options import CompileOptions
-from tnpu.torch_backend.wrapper import compiling_with
+from tnpu.torch_backend.wrapper import KERNEL_SOURCE_NODES, compiling_with, source_line
 from tnpu.triton_backend.binary import source_digest
+from tnpu.triton_backend.compiler import KernelRefusedError
+from tnpu.triton_backend.refusals import parse_refusal, refusal_message
 from tnpu.triton_backend.driver import tnpu_driver_active
 from tnpu.triton_backend.settings import settings
 
@@ -45,8 +50,14 @@ def tnpu_backend(
     def inner_compile(graph: torch.fx.GraphModule, *args: Any, **kwargs: Any) -> Any:
         # AOT autograd compiles a backward graph on its first use, after compile_fx has returned.
         on_host = copy_of(graph) if chosen.execution == "timing" else None
-        with _compiling(chosen):
-            compiled = compile_fx_inner(graph, *args, **kwargs)
+        try:
+            with _compiling(chosen):
+                compiled = compile_fx_inner(graph, *args, **kwargs)
+        except Exception as error:
+            refusal = parse_refusal(str(error))
+            if refusal is None:
+                raise
+            raise KernelRefusedError(program_refusal(*refusal, graph_module)) from None
         return compiled if on_host is None else HostValues(compiled, on_host)
 
     with _compiling(chosen):
@@ -54,6 +65,17 @@ def tnpu_backend(
             graph_module, list(example_inputs), inner_compile=inner_compile, config_patches=inductor_config(chosen),
             decompositions=decompositions(),
         )  # fmt: skip
+
+
+def program_refusal(kernel: str, stage: str, reason: str, graph_module: torch.fx.GraphModule) -> str:
+    """A refused kernel's one line, with the program's line it computes and what a user can do."""
+    by_name = {node.name: node for node in graph_module.graph.nodes}
+    where = source_line(by_name[name] for name in KERNEL_SOURCE_NODES.get(kernel, ()) if name in by_name)
+    return (
+        refusal_message(kernel, stage, reason) + (f"; in the program at {where}" if where else "")
+        + "; to compile the rest, keep that operation out of the compiled function "
+        "(@torch.compiler.disable on a function holding it)"
+    )
 
 
 @contextlib.contextmanager

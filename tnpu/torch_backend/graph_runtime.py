@@ -9,7 +9,9 @@ backward graphs alike, and for a graph Inductor loads from its cache:
 * Inductor's benchmarks of kernels autotuned on their first call read
   modeled time (`benchmarking.modeled_benchmarks`);
 * the operations of the graph that run on the host instead of on tnpu are
-  added to every active `tnpu.profile` (`prof.fallbacks`).
+  added to every active `tnpu.profile` (`prof.fallbacks`), and said once,
+  on the graph's first call, as a `HostFallbackWarning` naming the
+  operation and the program's line: nothing runs on the host silently.
 
 In the `timing` mode a compiled graph is a `HostValues`: each call
 launches the graph's kernels, which are compiled and timed but not run,
@@ -26,6 +28,7 @@ another mode is never served to it.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -38,13 +41,16 @@ from tnpu.triton_backend.settings import settings
 
 
 def on_tnpu(
-    call: Callable[[list[Any]], Any], fallbacks: Sequence[tuple[str, str, tuple[str, ...]]],
+    call: Callable[[list[Any]], Any], fallbacks: Sequence[tuple[str, str, tuple[str, ...], str]],
     options: Mapping[str, Any],
 ) -> Callable[[list[Any]], Any]:  # fmt: skip
     """`call` (Inductor's graph function) run with the compile's options, recording its fallbacks."""
-    records = [profile.FallbackRecord(op, kind, nodes) for op, kind, nodes in fallbacks]
+    records = [profile.FallbackRecord(*fallback) for fallback in fallbacks]
+    unsaid = list(records)
 
     def run(args: list[Any]) -> Any:
+        while unsaid:
+            warnings.warn(host_fallback_message(unsaid.pop(0)), HostFallbackWarning, stacklevel=2)
         with (
             settings.scoped(config=options.get("config"), execution=options.get("execution")),
             tnpu_driver_active(),
@@ -58,6 +64,18 @@ def on_tnpu(
 
 HOST_VALUES = "tnpu: a compiled graph's values on the host (timing only)"
 """The profiler range of the host's run of a `timing` graph: part of the compiled graph, not eager code."""
+
+
+class HostFallbackWarning(UserWarning):
+    """An operation of a compiled graph runs on the host, not on tnpu: its time is in no profile."""
+
+
+def host_fallback_message(record: profile.FallbackRecord) -> str:
+    where = f" at {record.source}" if record.source else ""
+    return (
+        f"tnpu: {record.op} ({record.kind}) runs on the host, not on the NPU{where}: its time is not modeled "
+        "(prof.fallbacks lists it); tnpu has no kernel for it"
+    )
 
 
 def copy_of(graph: torch.fx.GraphModule) -> torch.fx.GraphModule:

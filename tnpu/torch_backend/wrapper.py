@@ -3,12 +3,18 @@
 `TnpuWrapperCodegen` writes what Inductor's `PythonWrapperCodegen` writes
 and, at the end of the generated module, wraps its `call`:
 
-    call = on_tnpu(call, [("aten.sort.stable", "aten fallback", ("sort",)), ...], {...})
+    call = on_tnpu(call, [("aten.sort.stable", "aten fallback", ("sort",), "model.py:12: ..."), ...], {...})
 
 listing every operation of the graph that Inductor calls on the host — an
 extern kernel (`extern_kernels.mm`), an aten fallback, any other
-`ExternKernel` — with the fx nodes it came from, and the compile's
-options (`graph_runtime.on_tnpu`).  Baked into the module, the list holds
+`ExternKernel` — with the fx nodes it came from and the line of the
+program they were traced from, and the compile's options
+(`graph_runtime.on_tnpu`).
+
+It also keeps, for each kernel it defines, the nodes of the graph dynamo
+captured that the kernel computes (`KERNEL_SOURCE_NODES`, from the
+kernel's "Source Nodes" comment), so that a kernel tnpu refuses is named
+with the program's line (`backend.py`).  Baked into the module, the list holds
 for the forward and backward graphs and for a graph loaded from
 Inductor's cache.  A `MultiOutput` (picking an element of a fallback's
 result) is not an operation of its own.
@@ -18,7 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from torch._inductor import ir
@@ -52,12 +59,40 @@ class TnpuWrapperCodegen(PythonWrapperCodegen):
         result.writeline(f"call = on_tnpu(call, {fallbacks!r}, {_OPTIONS[-1]!r})")
 
 
+    def define_kernel(
+        self, kernel_name: str, kernel_body: str, metadata: str | None = None, gpu: bool = True,
+        cpp_definition: str | None = None,
+    ) -> None:  # fmt: skip
+        found = _SOURCE_NODES.search(metadata or "")
+        KERNEL_SOURCE_NODES[kernel_name] = tuple(found.group(1).split(", ")) if found and found.group(1) else ()
+        super().define_kernel(kernel_name, kernel_body, metadata, gpu, cpp_definition)
+
+
+KERNEL_SOURCE_NODES: dict[str, tuple[str, ...]] = {}
+"""The dynamo graph's nodes each kernel of the latest compiles computes, by kernel name."""
+
+_SOURCE_NODES = re.compile(r"Source Nodes: \[([^\]]*)\]")
+
+
+def source_line(nodes: Iterable[Any]) -> str:
+    """Where the first of `nodes` that has a stack trace was traced from: `file:line: code`, or ""."""
+    for node in nodes:
+        frames = _FRAME.findall(node.meta.get("stack_trace") or "")
+        if frames:
+            file, line, code = frames[-1]
+            return f"{file}:{line}: {code.strip()}"
+    return ""
+
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in \S+\n(.*)')
+
+
 def _is_host_call(node: Any) -> bool:
     return isinstance(node, ExternKernelSchedulerNode) and not isinstance(node.node, ir.MultiOutput)
 
 
-def host_operation(kernel: ir.Operation) -> tuple[str, str, tuple[str, ...]]:
-    """(op, kind, fx nodes) of an operation Inductor calls on the host."""
+def host_operation(kernel: ir.Operation) -> tuple[str, str, tuple[str, ...], str]:
+    """(op, kind, fx nodes, the program's line) of an operation Inductor calls on the host."""
     overload = getattr(kernel, "op_overload", None)
     if overload is not None:
         op = str(overload)
@@ -66,8 +101,8 @@ def host_operation(kernel: ir.Operation) -> tuple[str, str, tuple[str, ...]]:
     kind = {
         ir.FallbackKernel: "aten fallback", ir.ExternKernelOut: "extern kernel", ir.ExternKernelAlloc: "extern kernel",
     }.get(type(kernel), type(kernel).__name__)  # fmt: skip
-    nodes = tuple(sorted(origin.name for origin in kernel.get_origins()))
-    return op, kind, nodes
+    origins = sorted(kernel.get_origins(), key=lambda origin: origin.name)
+    return op, kind, tuple(origin.name for origin in origins), source_line(origins)
 
 
 @contextlib.contextmanager

@@ -86,6 +86,8 @@ class FallbackRecord:
     """How it was called: `extern kernel`, `aten fallback`, ..."""
     nodes: tuple[str, ...]
     """The graph nodes it came from (a torch.fx graph's node names)."""
+    source: str = ""
+    """Where in the program's code it came from (`file:line: code`), when the graph knows."""
 
 
 @dataclass
