@@ -11,6 +11,7 @@ module.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -64,9 +65,15 @@ def compile_kernel(kernel: tile.KernelOp, lowered: ModuleOp) -> CompiledKernel:
     """`kernel`'s code from its RISC-V IR `lowered` (a copy allocated, framed, printed)."""
     module = lowered.clone()
     apply_passes(Context(), module, (RvvAllocateRegistersPass(), RvvInsertFramePass()))
+    return dataclasses.replace(signature_only(kernel), assembly=assembly(module))
+
+
+def signature_only(kernel: tile.KernelOp) -> CompiledKernel:
+    """What a launch must know of `kernel` without its code (no assembly): for a kernel only
+    timed, never run, whose RISC-V code is not worth building."""
     name = kernel.sym_name.data
     types = tuple(c_type(t, kernel) for t in kernel.function_type.inputs.data)
-    return CompiledKernel(name, kernel_symbol(name), assembly(module), types, written_buffers(kernel))
+    return CompiledKernel(name, kernel_symbol(name), "", types, written_buffers(kernel))
 
 
 def written_buffers(kernel: tile.KernelOp) -> frozenset[int]:

@@ -15,6 +15,14 @@ stages `add_stages` lists, in order:
   argument C types, written buffers and tile IR, self-contained, because
   on a cache hit Triton runs no stage and hands the driver these bytes only.
 
+In the `timing` execution mode (the setting in force when Triton parses
+the options: `TnpuOptions.machine_code` is off) no launch runs the code,
+so none is built: `rvv` is empty and the binary holds no ELF, only what a
+launch must know and the tile IR, which the timer reads.  Should such a
+kernel run after all (Inductor shares a kernel's module between compiles
+of the same source, whatever the mode), its ELF is built from the tile IR
+on its first run (`LoadedKernel.elf`).
+
 A kernel tnpu cannot compile raises `KernelRefusedError`, one line naming
 the op, the reason and the Python source line; no tnpu traceback is
 chained to it.  `TnpuBackend.hash` holds tnpu's version and a digest of
@@ -36,6 +44,7 @@ from triton.errors import TritonError
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from tnpu.backend_riscv.codegen import signature_only
 from tnpu.backend_riscv.launch import LaunchError
 from tnpu.compiler.kernel import compile_ttir
 from tnpu.diagnostics import InternalError, format_parse_error, one_line
@@ -43,6 +52,7 @@ from tnpu.timing.npu_config import load_npu_config
 from tnpu.triton_backend.binary import TNPU_VERSION, KernelBinary, source_digest
 from tnpu.triton_backend.loaded import remember
 from tnpu.triton_backend.refusals import refusal_message
+from tnpu.triton_backend.settings import settings
 
 BINARY_EXT = "tnpu"
 
@@ -78,6 +88,8 @@ class TnpuOptions:
     sanitize_overflow: bool = True
     arch: str = ""
     backend_name: str = "cpu"
+    machine_code: bool = True
+    """Build the RVV code and its ELF; off in the `timing` execution mode, where nothing runs."""
     instrumentation_mode: str = ""
     fpsan_homomorphic_casts: bool = False
     # Options of the NVIDIA and AMD backends that configurations written for them set.
@@ -114,6 +126,7 @@ class TnpuBackend(BaseBackend):
                 given[name] = tuple(given[name])
         if "extern_libs" in given:
             given["extern_libs"] = tuple(dict(given["extern_libs"]).items())
+        given.setdefault("machine_code", settings.execution_mode() != "timing")
         return TnpuOptions(**given)
 
     def pack_metadata(self, metadata: Any) -> tuple[int, int, int]:
@@ -136,7 +149,7 @@ class TnpuBackend(BaseBackend):
     def add_stages(self, stages: dict[str, Any], options: TnpuOptions, language: Language) -> None:
         if language != Language.TRITON:
             raise KernelRefusedError(f"tnpu compiles Triton kernels, not {language.name.lower()} ones")
-        compilation = _Compilation()
+        compilation = _Compilation(options.machine_code)
         stages["ttir"] = lambda src, metadata: make_ttir(src)
         stages["tile"] = compilation.lower
         stages["rvv"] = compilation.assemble
@@ -162,6 +175,9 @@ def make_ttir(module: Any) -> Any:
 class _Compilation:
     """One kernel's passage through the tnpu stages: the compiled kernel, shared by them."""
 
+    def __init__(self, machine_code: bool):
+        self.machine_code = machine_code
+
     def lower(self, ttir: Any, metadata: dict[str, Any]) -> str:
         metadata["name"] = name = ttir.get_entry_func_name()
         try:
@@ -177,6 +193,8 @@ class _Compilation:
         return self.tile
 
     def assemble(self, tile: str, metadata: dict[str, Any]) -> str:
+        if not self.machine_code:
+            return ""
         try:
             return self.kernel.rvv.assembly
         except DiagnosticException as error:
@@ -185,12 +203,15 @@ class _Compilation:
             raise _refused(metadata, "RVV code", one_line(bug)) from None
 
     def link(self, assembly: str, metadata: dict[str, Any]) -> bytes:
-        rvv = self.kernel.rvv
-        try:
-            elf = rvv.elf.read_bytes()
-        except LaunchError as error:
-            raise _refused(metadata, "ELF", str(error)) from None
-        binary = KernelBinary(rvv.code, elf, self.tile)
+        if self.machine_code:
+            rvv = self.kernel.rvv
+            try:
+                code, elf = rvv.code, rvv.elf.read_bytes()
+            except LaunchError as error:
+                raise _refused(metadata, "ELF", str(error)) from None
+        else:
+            code, elf = signature_only(self.kernel.tile_kernel), b""
+        binary = KernelBinary(code, elf, self.tile)
         data = binary.write()
         remember(data, binary, self.kernel)
         return data

@@ -48,11 +48,12 @@ class LoadedKernel:
 
     @cached_property
     def elf(self) -> Path:
-        """The ELF on disk, in tnpu's cache (qemu runs a file)."""
+        """The ELF on disk, in tnpu's cache (qemu runs a file).  A kernel compiled in the `timing`
+        mode has none in its binary: it is built here, from the tile IR, the first time one runs."""
         path = cache_dir() / f"{self.name}-{self.digest[:20]}.elf"
         if not path.exists():
             partial = path.with_suffix(f".{os.getpid()}.partial")
-            partial.write_bytes(self.binary.elf)
+            partial.write_bytes(self.binary.elf or self.kernel.rvv.elf.read_bytes())
             partial.chmod(0o755)  # qemu-user runs executable files only
             partial.replace(path)
         return path
