@@ -27,7 +27,19 @@ error analysis in the unit roundoff `u` of each value's own type):
   (splat, broadcast, reshape, transpose, join, gather, ...) moves bounds
   as it moves values.
 
-A float output matches when both are NaN, both the same infinity, or
+Each value keeps the range of its own type, not float64's wider one
+(`ErrorBounds.in_range`): rounding to a type moves a value by half an ulp,
+which the bounds cover, except past the type's largest finite number,
+where it gives an infinity, in every rung.  So a value of a narrower type
+(f16, bf16, f32) whose magnitude, moved by its bound either way, is at
+least `OVERFLOW` (the largest finite number plus half an ulp there) is that
+infinity in the evaluation too, and later ops compute on it; one whose
+bound reaches across `OVERFLOW` may be finite or infinite in a rung, and
+its bound is infinite.  (Integers need no such care: the evaluation
+computes them in their own types, wrapping on truncation as the rungs do.)
+
+A float output matches when both are NaN, both the same infinity, its
+bound is infinite (the evaluation cannot tell what it should be), or
 `|rung - reference| <= bound + ulp/2` (the last half ulp: the rounding of
 a value stored as it is); each comparison reports its worst margin,
 `|rung - reference| / (bound + ulp/2)`, which is at most 1 for a match.
@@ -68,9 +80,10 @@ from xdsl.traits import IsTerminator
 
 from tnpu.dialects import tt
 from tnpu.dialects.arith import RemFOp
-from tnpu.interpreters.kernel import run_kernel
+from tnpu.interpreters.kernel import ResultListener, run_kernel
 from tnpu.interpreters.memory import Memory
 from tnpu.interpreters.tt import launch_of
+from tnpu.interpreters.values import as_value
 
 FALLBACK: dict[np.dtype, tuple[float, float]] = {
     np.dtype(np.float64): (1e-9, 1e-12),
@@ -87,6 +100,21 @@ UNIT_ROUNDOFF: dict[type[Attribute], float] = {
     Float64Type: 2.0**-53,
 }
 """u of each float type: half its ulp at 1."""
+
+
+def _overflow(finfo: Any) -> float:
+    """The largest finite number plus half an ulp there, `(2 - u) 2^emax`: the smallest
+    magnitude that rounds to infinity (to nearest, ties to even)."""
+    u = 2.0 ** -(finfo.nmant + 1)
+    return float(finfo.max) + u * 2.0 ** (finfo.maxexp - 1)
+
+
+OVERFLOW: dict[type[Attribute], float] = {
+    Float16Type: _overflow(np.finfo(np.float16)),
+    BFloat16Type: _overflow(ml_dtypes.finfo(ml_dtypes.bfloat16)),
+    Float32Type: _overflow(np.finfo(np.float32)),
+}
+"""The smallest magnitude each narrower float type rounds to infinity (f16: 65520)."""
 
 CORRECTLY_ROUNDED_ULPS = 0.5
 TRANSCENDENTAL_ULPS = 4.0
@@ -203,9 +231,10 @@ def _wide_attribute(attribute: Attribute) -> Attribute:
     return attribute
 
 
-class ErrorBounds(Interpreter.Listener):
+class ErrorBounds(ResultListener):
     """Follows a bound on the rounding error of every float value as the TTIR interpreter runs
-    the widened kernel (see the module docstring); `stored(i)` is argument i's bounds."""
+    the widened kernel, and keeps each value in its type's range (see the module
+    docstring); `stored(i)` is argument i's bounds."""
 
     def __init__(self, original: dict[SSAValue, Attribute]):
         self.original = original
@@ -215,6 +244,8 @@ class ErrorBounds(Interpreter.Listener):
         self.shadow: Memory | None = None
         self.interpreter: Interpreter | None = None
         self.evaluating = False
+        self.ranged: tuple[Operation, tuple[Any, ...]] | None = None
+        """The last op's results, each in its type's range, for `results` to hand on."""
 
     def attach(self, interpreter: Interpreter) -> ErrorBounds:
         self.interpreter = interpreter
@@ -259,11 +290,37 @@ class ErrorBounds(Interpreter.Listener):
         if not floats:
             return
         bounds = self._bounds_of(op, args, results)
-        for result, bound in zip(op.results, bounds):
+        values = list(results)
+        for index, (result, bound) in enumerate(zip(op.results, bounds)):
             if _is_float(result.type):
-                self.bounds[result] = bound
+                values[index], self.bounds[result] = self.in_range(result, results[index], bound)
+        self.ranged = (op, tuple(values))
+
+    def results(self, op: Operation, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """`op`'s results in their types' ranges, as `did_interpret_op` left them."""
+        ranged, self.ranged = self.ranged, None
+        return ranged[1] if ranged is not None and ranged[0] is op else values
 
     # -- rules ------------------------------------------------------------------
+
+    def in_range(self, result: SSAValue, value: Any, bound: Any) -> tuple[Any, Any]:
+        """`result`'s `value` and `bound` in the range of its original type: +-inf where its
+        magnitude, moved by the bound either way, is at least the type's `OVERFLOW` (the
+        bound 0: the rungs' value is that infinity too); an infinite bound where the
+        bound reaches across it (a rung's value may be finite or infinite)."""
+        type_ = self.original.get(result, result.type)
+        limit = OVERFLOW.get(type(type_.element_type if isinstance(type_, TensorType) else type_))
+        if limit is None:
+            return value, bound
+        magnitude = np.abs(np.asarray(value, np.float64))
+        with np.errstate(invalid="ignore"):
+            over = magnitude - bound >= limit
+            under = magnitude + bound < limit
+        if np.all(under):
+            return value, bound
+        across = ~(over | under | np.isnan(magnitude))
+        value = as_value(np.where(magnitude >= limit, np.copysign(np.inf, value), value), result.type)
+        return value, np.where(across, np.inf, np.where(over, 0.0, bound))
 
     def bound(self, value: SSAValue) -> Any:
         return self.bounds.get(value, 0.0) if _is_float(value.type) else 0.0
@@ -295,14 +352,15 @@ class ErrorBounds(Interpreter.Listener):
             with np.errstate(invalid="ignore"):
                 change = np.maximum(*(np.where(m == exact, 0.0, np.abs(m - exact)) for m in moved))
             # A result that becomes NaN where it was not is unbounded.
-            propagated = propagated + np.where(np.isnan(change) & ~np.isnan(exact), np.inf, np.nan_to_num(change))
+            change = np.where(np.isnan(change) & ~np.isnan(exact), np.inf, np.nan_to_num(change, posinf=np.inf))
+            propagated = propagated + change
         ulps = CORRECTLY_ROUNDED_ULPS if isinstance(op, _CORRECTLY_ROUNDED) else TRANSCENDENTAL_ULPS
         return propagated + ulps * _ulp(exact, self._u(op.results[0]))
 
     def _moved(self, op: Operation, args: list[Any], index: int, shift: np.ndarray) -> np.ndarray:
         moved = list(args)
-        moved[index] = np.asarray(args[index], np.float64) + shift
         with np.errstate(all="ignore"):
+            moved[index] = np.asarray(args[index], np.float64) + shift
             return np.asarray(self._evaluate(op, moved)[0], np.float64)
 
     def _dot(self, op: tt.DotOp, args: list[Any], result: Any) -> Any:
@@ -414,9 +472,10 @@ def compare_to_reference(
         bound = reference.bounds[name] + _ulp(want, _storage_u(actual[name].dtype)) / 2
         both_nan = np.isnan(want) & np.isnan(got)
         same_infinity = np.isinf(want) & (want == got)
+        unbounded = np.isinf(bound)  # the evaluation cannot tell what the value should be
         with np.errstate(invalid="ignore"):
             difference = np.abs(got - want)
-            margin = np.where(both_nan | same_infinity, 0.0, np.where(np.isnan(difference), np.inf, difference / bound))
+            margin = np.where(both_nan | same_infinity | unbounded, 0.0, np.where(np.isnan(difference), np.inf, difference / bound))
         bad = margin > 1
         finite = np.isfinite(difference)
         comparison.compared += want.size
