@@ -36,10 +36,13 @@ CASTS = [
     # kernel, from, to, constexprs, input ranges, whether some values are past the target's range
     ("cast", "int64", "float16", {}, {"X": WIDE}, True),
     ("cast", "int64", "float32", {}, {"X": (-(2**62), 2**62)}, False),
+    ("cast", "int64", "bfloat16", {}, {"X": WIDE}, False),  # an oracle fault: the TTIR interpreter stands in
     ("cast", "int64", "int8", {}, {"X": WIDE}, True),
     ("cast", "int64", "int16", {}, {"X": WIDE}, True),
     ("cast", "float32", "float16", {}, None, False),
     ("scaled_cast", "float32", "float16", {"SCALE": 30000.0}, None, True),
+    ("cast", "float32", "bfloat16", {}, None, False),
+    ("scaled_cast", "float32", "bfloat16", {"SCALE": 1.2e38}, None, True),
     ("scaled_cast", "float64", "float16", {"SCALE": 30000.0}, None, True),
     ("scaled_cast", "float64", "float32", {"SCALE": 1e38}, None, True),
     ("cast", "float32", "int32", {}, None, False),

@@ -116,6 +116,10 @@ OVERFLOW: dict[type[Attribute], float] = {
 }
 """The smallest magnitude each narrower float type rounds to infinity (f16: 65520)."""
 
+WIDENED = frozenset(np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np.float32, np.float64))
+"""The storage dtypes of the float types the evaluation computes in float64 (ml_dtypes'
+bfloat16 is not of numpy's kind "f"; its float8 types, which are, keep their format)."""
+
 CORRECTLY_ROUNDED_ULPS = 0.5
 TRANSCENDENTAL_ULPS = 4.0
 """The ulps of a math library function (CUDA documents at most 4 for the f32 ones tnpu uses)."""
@@ -173,10 +177,8 @@ def float64_reference(
     parameters called `names`), with the error bound of every float element of a buffer;
     `NoReference` if none exists."""
     widened, original = widen_to_float64(module)
-    wide_arguments = [
-        argument.astype(np.float64) if isinstance(argument, np.ndarray) and argument.dtype.kind == "f" else argument
-        for argument in arguments
-    ]
+    floats = [isinstance(argument, np.ndarray) and argument.dtype in WIDENED for argument in arguments]
+    wide_arguments = [argument.astype(np.float64) if wide else argument for argument, wide in zip(arguments, floats)]
     bounds = ErrorBounds(original)
     try:
         result = run_kernel(widened, wide_arguments, grid, kernel=kernel, listener=bounds.attach)
@@ -185,10 +187,9 @@ def float64_reference(
     except Exception as error:  # noqa: BLE001  (a kernel the interpreter cannot run in float64)
         raise NoReference(f"the float64 evaluation failed: {' '.join(str(error).split())[:200]}") from None
     buffers = [name for name, argument in zip(names, arguments) if isinstance(argument, np.ndarray)]
-    floats = [name for name, argument in zip(names, arguments) if isinstance(argument, np.ndarray) and argument.dtype.kind == "f"]
     return Reference(
-        {name: result.buffers[name] for name in floats},
-        {name: bounds.stored(buffers.index(name)) for name in floats},
+        {name: result.buffers[name] for name, wide in zip(names, floats) if wide},
+        {name: bounds.stored(buffers.index(name)) for name, wide in zip(names, floats) if wide},
     )
 
 
