@@ -124,3 +124,19 @@ def test_the_evaluation_rounds_past_the_range_to_infinity_and_computes_on():
     assert np.all(np.isfinite(bounds[:2])) and np.all(np.isinf(bounds[2:5])) and np.all(bounds[5:] == 0)
     # Later ops see the infinity: inf - inf is NaN, as in every rung, not 0.
     np.testing.assert_array_equal(np.isnan(reference.values["D"]), [False] * 4 + [True] * 4)
+
+
+def test_an_integer_mismatch_names_the_rung_it_was_compared_with(tmp_path, oracle):
+    """Integers are compared with the reference rung, also where a float64 evaluation exists.
+
+    float32 -> int32 past int32's range is undefined (LLVM's fptosi gives
+    poison): tnpu saturates, as PTX's cvt.rzi.sat does, and Triton's
+    interpreter answers what numpy does on x86 (INT_MIN).  test_cast keeps
+    its values in range; out of it, the rungs differ, and the mismatch says
+    from what."""
+    result = run_case(cast_case(tmp_path, "scaled_cast", "float32", "int32", {"SCALE": 1e10}, None),
+                      mode="qemu", oracle=oracle)  # fmt: skip
+    assert result.no_float64 is None and result.reference == "oracle"
+    assert result.match is False and result.mismatch.startswith("ttir differs from oracle in ")
+    z = next(r for r in result.rungs if r.name == "ttir").buffers["Z"]
+    assert {z.min(), z.max()} == {np.iinfo(np.int32).min, np.iinfo(np.int32).max}

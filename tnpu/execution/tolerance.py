@@ -163,6 +163,9 @@ class Comparison:
     """`name[index]: got vs want (bound)` of the first element out of tolerance."""
     worst_margin: float | None = None
     """Largest |rung - reference| / bound, against a float64 reference (None: none used)."""
+    first_buffer: str | None = None
+    """The buffer of `first_mismatch` (compared with the float64 evaluation if it is one of
+    its `values`, else with the reference rung)."""
 
 
 def gamma(n: int, u: float) -> float:
@@ -487,6 +490,7 @@ def compare_to_reference(
             comparison.mismatches += int(np.count_nonzero(bad))
             if comparison.first_mismatch is None:
                 index = int(np.argmax(bad))
+                comparison.first_buffer = name
                 comparison.first_mismatch = f"{name}[{index}]: {got[index]} vs {want[index]} (bound {bound[index]:.3g})"
     comparison.worst_margin = worst
     return comparison
@@ -502,6 +506,7 @@ def compare_between_rungs(expected: Mapping[str, np.ndarray], actual: Mapping[st
     max_abs_err = 0.0
     mismatches = compared = 0
     first: str | None = None
+    first_buffer: str | None = None
     for name, want in expected.items():
         got = actual[name]
         bad, error = _mismatched(want, got)
@@ -511,8 +516,8 @@ def compare_between_rungs(expected: Mapping[str, np.ndarray], actual: Mapping[st
             mismatches += int(np.count_nonzero(bad))
             if first is None:
                 index = int(np.argmax(bad))
-                first = f"{name}[{index}]: {got[index]} vs {want[index]}"
-    return Comparison(mismatches == 0, max_abs_err, mismatches, compared, first)
+                first, first_buffer = f"{name}[{index}]: {got[index]} vs {want[index]}", name
+    return Comparison(mismatches == 0, max_abs_err, mismatches, compared, first, first_buffer=first_buffer)
 
 
 def _mismatched(expected: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, float]:
