@@ -182,7 +182,8 @@ def _compare(result: RunResult, case: Case, function: tt.FuncOp, context: RunCon
             result.worst_margin = max(result.worst_margin or 0.0, comparison.worst_margin)
         if not comparison.match and result.mismatch is None:
             result.match = False
-            against = "the float64 evaluation" if exact is not None else reference.name
+            # Integers are compared with the reference rung even where a float64 evaluation exists.
+            against = "the float64 evaluation" if exact is not None and comparison.first_buffer in exact.values else reference.name
             result.mismatch = (
                 f"{other.name} differs from {against} in {comparison.mismatches} of "
                 f"{comparison.compared} elements; first {comparison.first_mismatch}"

@@ -27,7 +27,19 @@ error analysis in the unit roundoff `u` of each value's own type):
   (splat, broadcast, reshape, transpose, join, gather, ...) moves bounds
   as it moves values.
 
-A float output matches when both are NaN, both the same infinity, or
+Each value keeps the range of its own type, not float64's wider one
+(`ErrorBounds.in_range`): rounding to a type moves a value by half an ulp,
+which the bounds cover, except past the type's largest finite number,
+where it gives an infinity, in every rung.  So a value of a narrower type
+(f16, bf16, f32) whose magnitude, moved by its bound either way, is at
+least `OVERFLOW` (the largest finite number plus half an ulp there) is that
+infinity in the evaluation too, and later ops compute on it; one whose
+bound reaches across `OVERFLOW` may be finite or infinite in a rung, and
+its bound is infinite.  (Integers need no such care: the evaluation
+computes them in their own types, wrapping on truncation as the rungs do.)
+
+A float output matches when both are NaN, both the same infinity, its
+bound is infinite (the evaluation cannot tell what it should be), or
 `|rung - reference| <= bound + ulp/2` (the last half ulp: the rounding of
 a value stored as it is); each comparison reports its worst margin,
 `|rung - reference| / (bound + ulp/2)`, which is at most 1 for a match.
@@ -68,9 +80,10 @@ from xdsl.traits import IsTerminator
 
 from tnpu.dialects import tt
 from tnpu.dialects.arith import RemFOp
-from tnpu.interpreters.kernel import run_kernel
+from tnpu.interpreters.kernel import ResultListener, run_kernel
 from tnpu.interpreters.memory import Memory
 from tnpu.interpreters.tt import launch_of
+from tnpu.interpreters.values import as_value
 
 FALLBACK: dict[np.dtype, tuple[float, float]] = {
     np.dtype(np.float64): (1e-9, 1e-12),
@@ -87,6 +100,25 @@ UNIT_ROUNDOFF: dict[type[Attribute], float] = {
     Float64Type: 2.0**-53,
 }
 """u of each float type: half its ulp at 1."""
+
+
+def _overflow(finfo: Any) -> float:
+    """The largest finite number plus half an ulp there, `(2 - u) 2^emax`: the smallest
+    magnitude that rounds to infinity (to nearest, ties to even)."""
+    u = 2.0 ** -(finfo.nmant + 1)
+    return float(finfo.max) + u * 2.0 ** (finfo.maxexp - 1)
+
+
+OVERFLOW: dict[type[Attribute], float] = {
+    Float16Type: _overflow(np.finfo(np.float16)),
+    BFloat16Type: _overflow(ml_dtypes.finfo(ml_dtypes.bfloat16)),
+    Float32Type: _overflow(np.finfo(np.float32)),
+}
+"""The smallest magnitude each narrower float type rounds to infinity (f16: 65520)."""
+
+WIDENED = frozenset(np.dtype(t) for t in (np.float16, ml_dtypes.bfloat16, np.float32, np.float64))
+"""The storage dtypes of the float types the evaluation computes in float64 (ml_dtypes'
+bfloat16 is not of numpy's kind "f"; its float8 types, which are, keep their format)."""
 
 CORRECTLY_ROUNDED_ULPS = 0.5
 TRANSCENDENTAL_ULPS = 4.0
@@ -131,6 +163,9 @@ class Comparison:
     """`name[index]: got vs want (bound)` of the first element out of tolerance."""
     worst_margin: float | None = None
     """Largest |rung - reference| / bound, against a float64 reference (None: none used)."""
+    first_buffer: str | None = None
+    """The buffer of `first_mismatch` (compared with the float64 evaluation if it is one of
+    its `values`, else with the reference rung)."""
 
 
 def gamma(n: int, u: float) -> float:
@@ -145,10 +180,8 @@ def float64_reference(
     parameters called `names`), with the error bound of every float element of a buffer;
     `NoReference` if none exists."""
     widened, original = widen_to_float64(module)
-    wide_arguments = [
-        argument.astype(np.float64) if isinstance(argument, np.ndarray) and argument.dtype.kind == "f" else argument
-        for argument in arguments
-    ]
+    floats = [isinstance(argument, np.ndarray) and argument.dtype in WIDENED for argument in arguments]
+    wide_arguments = [argument.astype(np.float64) if wide else argument for argument, wide in zip(arguments, floats)]
     bounds = ErrorBounds(original)
     try:
         result = run_kernel(widened, wide_arguments, grid, kernel=kernel, listener=bounds.attach)
@@ -157,10 +190,9 @@ def float64_reference(
     except Exception as error:  # noqa: BLE001  (a kernel the interpreter cannot run in float64)
         raise NoReference(f"the float64 evaluation failed: {' '.join(str(error).split())[:200]}") from None
     buffers = [name for name, argument in zip(names, arguments) if isinstance(argument, np.ndarray)]
-    floats = [name for name, argument in zip(names, arguments) if isinstance(argument, np.ndarray) and argument.dtype.kind == "f"]
     return Reference(
-        {name: result.buffers[name] for name in floats},
-        {name: bounds.stored(buffers.index(name)) for name in floats},
+        {name: result.buffers[name] for name, wide in zip(names, floats) if wide},
+        {name: bounds.stored(buffers.index(name)) for name, wide in zip(names, floats) if wide},
     )
 
 
@@ -203,9 +235,10 @@ def _wide_attribute(attribute: Attribute) -> Attribute:
     return attribute
 
 
-class ErrorBounds(Interpreter.Listener):
+class ErrorBounds(ResultListener):
     """Follows a bound on the rounding error of every float value as the TTIR interpreter runs
-    the widened kernel (see the module docstring); `stored(i)` is argument i's bounds."""
+    the widened kernel, and keeps each value in its type's range (see the module
+    docstring); `stored(i)` is argument i's bounds."""
 
     def __init__(self, original: dict[SSAValue, Attribute]):
         self.original = original
@@ -215,6 +248,8 @@ class ErrorBounds(Interpreter.Listener):
         self.shadow: Memory | None = None
         self.interpreter: Interpreter | None = None
         self.evaluating = False
+        self.ranged: tuple[Operation, tuple[Any, ...]] | None = None
+        """The last op's results, each in its type's range, for `results` to hand on."""
 
     def attach(self, interpreter: Interpreter) -> ErrorBounds:
         self.interpreter = interpreter
@@ -259,11 +294,37 @@ class ErrorBounds(Interpreter.Listener):
         if not floats:
             return
         bounds = self._bounds_of(op, args, results)
-        for result, bound in zip(op.results, bounds):
+        values = list(results)
+        for index, (result, bound) in enumerate(zip(op.results, bounds)):
             if _is_float(result.type):
-                self.bounds[result] = bound
+                values[index], self.bounds[result] = self.in_range(result, results[index], bound)
+        self.ranged = (op, tuple(values))
+
+    def results(self, op: Operation, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """`op`'s results in their types' ranges, as `did_interpret_op` left them."""
+        ranged, self.ranged = self.ranged, None
+        return ranged[1] if ranged is not None and ranged[0] is op else values
 
     # -- rules ------------------------------------------------------------------
+
+    def in_range(self, result: SSAValue, value: Any, bound: Any) -> tuple[Any, Any]:
+        """`result`'s `value` and `bound` in the range of its original type: +-inf where its
+        magnitude, moved by the bound either way, is at least the type's `OVERFLOW` (the
+        bound 0: the rungs' value is that infinity too); an infinite bound where the
+        bound reaches across it (a rung's value may be finite or infinite)."""
+        type_ = self.original.get(result, result.type)
+        limit = OVERFLOW.get(type(type_.element_type if isinstance(type_, TensorType) else type_))
+        if limit is None:
+            return value, bound
+        magnitude = np.abs(np.asarray(value, np.float64))
+        with np.errstate(invalid="ignore"):
+            over = magnitude - bound >= limit
+            under = magnitude + bound < limit
+        if np.all(under):
+            return value, bound
+        across = ~(over | under | np.isnan(magnitude))
+        value = as_value(np.where(magnitude >= limit, np.copysign(np.inf, value), value), result.type)
+        return value, np.where(across, np.inf, np.where(over, 0.0, bound))
 
     def bound(self, value: SSAValue) -> Any:
         return self.bounds.get(value, 0.0) if _is_float(value.type) else 0.0
@@ -295,14 +356,15 @@ class ErrorBounds(Interpreter.Listener):
             with np.errstate(invalid="ignore"):
                 change = np.maximum(*(np.where(m == exact, 0.0, np.abs(m - exact)) for m in moved))
             # A result that becomes NaN where it was not is unbounded.
-            propagated = propagated + np.where(np.isnan(change) & ~np.isnan(exact), np.inf, np.nan_to_num(change))
+            change = np.where(np.isnan(change) & ~np.isnan(exact), np.inf, np.nan_to_num(change, posinf=np.inf))
+            propagated = propagated + change
         ulps = CORRECTLY_ROUNDED_ULPS if isinstance(op, _CORRECTLY_ROUNDED) else TRANSCENDENTAL_ULPS
         return propagated + ulps * _ulp(exact, self._u(op.results[0]))
 
     def _moved(self, op: Operation, args: list[Any], index: int, shift: np.ndarray) -> np.ndarray:
         moved = list(args)
-        moved[index] = np.asarray(args[index], np.float64) + shift
         with np.errstate(all="ignore"):
+            moved[index] = np.asarray(args[index], np.float64) + shift
             return np.asarray(self._evaluate(op, moved)[0], np.float64)
 
     def _dot(self, op: tt.DotOp, args: list[Any], result: Any) -> Any:
@@ -414,9 +476,10 @@ def compare_to_reference(
         bound = reference.bounds[name] + _ulp(want, _storage_u(actual[name].dtype)) / 2
         both_nan = np.isnan(want) & np.isnan(got)
         same_infinity = np.isinf(want) & (want == got)
+        unbounded = np.isinf(bound)  # the evaluation cannot tell what the value should be
         with np.errstate(invalid="ignore"):
             difference = np.abs(got - want)
-            margin = np.where(both_nan | same_infinity, 0.0, np.where(np.isnan(difference), np.inf, difference / bound))
+            margin = np.where(both_nan | same_infinity | unbounded, 0.0, np.where(np.isnan(difference), np.inf, difference / bound))
         bad = margin > 1
         finite = np.isfinite(difference)
         comparison.compared += want.size
@@ -427,6 +490,7 @@ def compare_to_reference(
             comparison.mismatches += int(np.count_nonzero(bad))
             if comparison.first_mismatch is None:
                 index = int(np.argmax(bad))
+                comparison.first_buffer = name
                 comparison.first_mismatch = f"{name}[{index}]: {got[index]} vs {want[index]} (bound {bound[index]:.3g})"
     comparison.worst_margin = worst
     return comparison
@@ -442,6 +506,7 @@ def compare_between_rungs(expected: Mapping[str, np.ndarray], actual: Mapping[st
     max_abs_err = 0.0
     mismatches = compared = 0
     first: str | None = None
+    first_buffer: str | None = None
     for name, want in expected.items():
         got = actual[name]
         bad, error = _mismatched(want, got)
@@ -451,8 +516,8 @@ def compare_between_rungs(expected: Mapping[str, np.ndarray], actual: Mapping[st
             mismatches += int(np.count_nonzero(bad))
             if first is None:
                 index = int(np.argmax(bad))
-                first = f"{name}[{index}]: {got[index]} vs {want[index]}"
-    return Comparison(mismatches == 0, max_abs_err, mismatches, compared, first)
+                first, first_buffer = f"{name}[{index}]: {got[index]} vs {want[index]}", name
+    return Comparison(mismatches == 0, max_abs_err, mismatches, compared, first, first_buffer=first_buffer)
 
 
 def _mismatched(expected: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, float]:

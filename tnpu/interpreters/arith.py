@@ -442,11 +442,11 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(tnpu_arith.SIToFPOp)
     def run_sitofp(self, interpreter: Interpreter, op: tnpu_arith.SIToFPOp, args: PythonValues):
-        return (as_value(as_signed(args[0], op.input.type), op.result.type),)
+        return (quietly(as_value, as_signed(args[0], op.input.type), op.result.type),)
 
     @impl(tnpu_arith.UIToFPOp)
     def run_uitofp(self, interpreter: Interpreter, op: tnpu_arith.UIToFPOp, args: PythonValues):
-        return (as_value(as_unsigned(args[0], op.input.type), op.result.type),)
+        return (quietly(as_value, as_unsigned(args[0], op.input.type), op.result.type),)
 
     @impl(tnpu_arith.FPToSIOp)
     def run_fptosi(self, interpreter: Interpreter, op: tnpu_arith.FPToSIOp, args: PythonValues):

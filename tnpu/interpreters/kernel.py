@@ -18,8 +18,9 @@ from typing import Any, TextIO
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.interpreter import Interpreter, InterpreterFunctions
+from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult, PythonValues
 from xdsl.interpreters.cf import CfFunctions
+from xdsl.ir import Operation
 from xdsl.traits import SymbolTable
 
 from tnpu.diagnostics import CompileError
@@ -39,6 +40,27 @@ FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     CfFunctions,
 )
 """Everything the TTIR interpreter registers, dialect by dialect."""
+
+
+class ResultListener(Interpreter.Listener):
+    """A listener that may also replace what each op produced: `results(op, values)`,
+    asked after `did_interpret_op`, is what the later ops read (the float64
+    evaluation of `tnpu.execution.tolerance` brings each value into its type's range)."""
+
+    def results(self, op: Operation, values: PythonValues) -> PythonValues:
+        return values
+
+
+class _Interpreter(Interpreter):
+    """xDSL's interpreter, whose `ResultListener`s have the last word on each op's results
+    (xDSL's `_run_op` is the one path every interpreted op takes)."""
+
+    def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
+        result = super()._run_op(op, inputs)
+        for listener in self.listeners:
+            if isinstance(listener, ResultListener):
+                result = result._replace(values=listener.results(op, result.values))
+        return result
 
 
 @dataclass
@@ -93,7 +115,8 @@ def run_kernel(
     """Run `kernel` for every program of `grid`; see the module docstring.
 
     `listener(interpreter)`, if given, makes a listener that sees every op
-    interpreted (`tnpu.execution.tolerance` follows error bounds with one).
+    interpreted (`tnpu.execution.tolerance` follows error bounds with one); a
+    `ResultListener` may also replace the values each op produced.
 
     Raises `KernelError` for a fault in the kernel (out-of-bounds access,
     failed device assert), `CompileError` for an op with no implementation.
@@ -115,7 +138,7 @@ def run_kernel(
             values.append(as_value(argument, parameter.type))
     full_grid = (*grid, *(1,) * (3 - len(grid)))
     launch = Launch(full_grid, memory)  # type: ignore[arg-type]
-    interpreter = Interpreter(module, file=output)
+    interpreter = _Interpreter(module, file=output)
     for functions in FUNCTIONS:
         interpreter.register_implementations(functions())
     if listener is not None:
