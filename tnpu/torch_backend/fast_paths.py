@@ -164,14 +164,10 @@ def _flash_attention_for_cpu(
     without one Inductor drops it, and with one (a training step) the
     backward stays aten's, on the host, and needs it right."""
     output = attention(query, key, value, attn_mask, dropout_p, is_causal, scale)
-    masked, bias = None, None
+    masked = None  # its mask is additive: scaled_dot_product_attention makes a boolean one so first
     if is_causal:
         masked = ~torch.ones(query.size(-2), key.size(-2), dtype=torch.bool, device=query.device).tril()
-    elif attn_mask is not None and attn_mask.dtype == torch.bool:
-        masked = ~attn_mask
-    elif attn_mask is not None:
-        bias = attn_mask
-    scores = _scores(query, key, scale, masked, bias).to(torch.promote_types(query.dtype, torch.float32))
+    scores = _scores(query, key, scale, masked, attn_mask).to(torch.promote_types(query.dtype, torch.float32))
     return output, torch.logsumexp(scores, dim=-1)
 
 
