@@ -17,7 +17,8 @@ REQUIRED_OPS = {
 }  # fmt: skip
 REQUIRED_MODELS = {
     "mlp", "mlp_train", "resnet18", "mobilenetv3_small", "convnextv2_atto", "vit_tiny", "bert_tiny", "gpt2_tiny",
-    "llama_tiny", "mixtral_tiny", "clip_vision_tiny",
+    "llama_tiny", "mixtral_tiny", "clip_vision_tiny", "transformer_encoder_layer", "transformer_decoder_layer",
+    "multihead_attention",
 }  # fmt: skip
 
 

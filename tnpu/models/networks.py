@@ -4,7 +4,9 @@ Transformer configurations are Hugging Face `transformers` ones, at the
 sizes of the published "tiny" checkpoints or smaller; ResNet-18,
 ConvNeXtV2-atto and ViT-tiny use `transformers`' implementations with the
 published depths and widths; MobileNetV3-small is `mobilenet_v3`.  Images
-are 32 × 32, sequences 16 tokens.
+are 32 × 32, sequences 16 tokens.  PyTorch's own transformer modules
+(encoder layer, decoder layer, multi-head attention) run in eval mode,
+where eager PyTorch takes its fused fast paths.
 """
 
 from __future__ import annotations
@@ -145,3 +147,65 @@ def clip_vision_tiny() -> Workload:
     config = CLIPVisionConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
                               image_size=32, patch_size=8)  # fmt: skip
     return Workload(Output(CLIPVisionModel(config), "pooler_output"), (_image(),))
+
+
+def _padded_sequences() -> tuple[torch.Tensor, torch.Tensor]:
+    """Two sequences of 8 tokens of width 32, the second's last three padding (a key padding mask)."""
+    padding = torch.zeros(2, 8, dtype=torch.bool)
+    padding[1, -3:] = True
+    return torch.randn(2, 8, 32), padding
+
+
+class SelfAttention(nn.Module):
+    """`nn.MultiheadAttention` as self-attention over padded sequences: its output and its weights."""
+
+    def __init__(self):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(32, 2, batch_first=True)
+
+    def forward(self, x, padding):
+        return self.attention(x, x, x, key_padding_mask=padding)
+
+
+class PaddedEncoderLayer(nn.Module):
+    """`nn.TransformerEncoderLayer` (GELU) over sequences with a key padding mask."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(32, 2, 64, dropout=0.0, activation="gelu", batch_first=True)
+
+    def forward(self, x, padding):
+        return self.layer(x, src_key_padding_mask=padding)
+
+
+@entry("transformer_encoder_layer", ops=("aten._transformer_encoder_layer_fwd",), kind="model")
+def transformer_encoder_layer() -> Workload:
+    """PyTorch's `nn.TransformerEncoderLayer` (width 32, 2 heads) over padded sequences: its fused fast path
+    in eval mode, `aten._transformer_encoder_layer_fwd`."""
+    return Workload(PaddedEncoderLayer().eval(), _padded_sequences())
+
+
+class CausalDecoderLayer(nn.Module):
+    """`nn.TransformerDecoderLayer` with causal self-attention, attending to a memory."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerDecoderLayer(32, 2, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, target, memory, causal):
+        return self.layer(target, memory, tgt_mask=causal, tgt_is_causal=True)
+
+
+@entry("transformer_decoder_layer", ops=("aten.scaled_dot_product_attention",), kind="model")
+def transformer_decoder_layer() -> Workload:
+    """PyTorch's `nn.TransformerDecoderLayer` (width 32, 2 heads): no fast path, `F.multi_head_attention_forward`
+    with aten's CPU flash attention inside it."""
+    causal = nn.Transformer.generate_square_subsequent_mask(8)
+    return Workload(CausalDecoderLayer().eval(), (torch.randn(2, 8, 32), torch.randn(2, 10, 32), causal))
+
+
+@entry("multihead_attention", ops=("aten._native_multi_head_attention",), kind="model")
+def multihead_attention() -> Workload:
+    """PyTorch's `nn.MultiheadAttention` (width 32, 2 heads) with a key padding mask, returning its weights:
+    `aten._native_multi_head_attention` in eager mode, `F.multi_head_attention_forward` compiled."""
+    return Workload(SelfAttention().eval(), _padded_sequences())

@@ -42,6 +42,11 @@ operation to the host:
   templates have no configuration (`NoValidChoicesError`), are their
   values (`decompositions`): an empty result, zeros for a sum over nothing
   (K = 0), `beta * bias` for addmm and baddbmm with K = 0;
+* PyTorch's fused fast paths (`aten._transformer_encoder_layer_fwd`,
+  `aten._native_multi_head_attention`) are the operations they compute,
+  and aten's CPU flash attention, which attention inside a traced function
+  (`F.multi_head_attention_forward`) becomes, is `attention_by_matmul`
+  (`fast_paths`);
 * `topk` is a stable sort and the first k of it (values and indices),
   which Inductor writes as a Triton kernel; Inductor leaves `topk` to aten;
 * a convolution with a bias is the convolution without it plus the bias
@@ -67,6 +72,7 @@ import torch
 from torch._inductor.decomposition import select_decomp_table
 from torch.fx.experimental.symbolic_shapes import guard_or_false
 
+from tnpu.torch_backend import fast_paths
 from tnpu.torch_backend.options import CompileOptions
 
 aten = torch.ops.aten
@@ -214,7 +220,7 @@ def decompositions() -> dict[Any, Callable[..., Any]]:
     table = dict(select_decomp_table())
     for op, rewrite in _TAKEN_FIRST.items():
         table[op] = _first_of(rewrite, table.get(op))
-    return table
+    return table | fast_paths.decompositions(attention_by_matmul)
 
 
 def _first_of(first: Callable[..., Any], then: Callable[..., Any] | None) -> Callable[..., Any]:
