@@ -8,12 +8,12 @@ any NPU, and called once inside `profile.capture()`: every launch of the
 program, in order, with its compiled kernel and its `Launch`.  Nothing is
 compared with eager mode; `run_entry` does that.
 
-The kernels do run (`execution`, the tile interpreter by default): code
-between the compiled graphs may read what they computed (a value a graph
-break waits for, a data-dependent shape), and that decides which launches
-follow.  The tile interpreter rather than qemu because it was the faster
-of the two on the models measured (docs/dse.md); both run the same
-kernels, so the launches captured are the same.
+The kernels are timed, not run (`execution`, `timing` by default): each
+compiled graph's values are its captured graph's, run by PyTorch on the
+host (docs/torch-compile.md), so code between the compiled graphs that
+reads what they computed (a value a graph break waits for, a
+data-dependent shape) sees eager's values and the same launches follow as
+in an emulated run, without emulating any.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class CaptureError(RuntimeError):
     """An entry whose program could not be built, compiled or run; the message is one line."""
 
 
-def capture_launches(entry: SuiteEntry, execution: str = "interp") -> list[CapturedLaunch]:
+def capture_launches(entry: SuiteEntry, execution: str = "timing") -> list[CapturedLaunch]:
     """Every launch `entry`'s program makes when compiled by tnpu and run once (module docstring)."""
     torch.manual_seed(0)
     try:

@@ -43,6 +43,7 @@ import torch
 import tnpu
 from tnpu.models.compare import OutputComparison, compare, leaves
 from tnpu.models.workload import SuiteEntry, Workload
+from tnpu.torch_backend.graph_runtime import HOST_VALUES
 from tnpu.triton_backend.refusals import STAGES, parse_refusal, refusal_message
 from tnpu.triton_backend.profile import Profile
 
@@ -107,7 +108,7 @@ def kernel_kind(name: str) -> str:
 
 def run_entry(
     entry: SuiteEntry, configs: Sequence[str] = ("tpuv3",), execution: str | None = None,
-    autotune: bool = False, trace: str | None = None,
+    autotune: bool | None = None, trace: str | None = None,
 ) -> ModelResult:  # fmt: skip
     """Compile, run, compare and time `entry` (module docstring); never raises for the entry's faults."""
     result = ModelResult(entry.name, "none", False, configs=list(configs))
@@ -121,7 +122,8 @@ def run_entry(
         return result
     torch._dynamo.reset()
     torch._dynamo.utils.counters.clear()
-    options = {"autotune": autotune, "execution": execution, "config": configs[0]}
+    # What a user's script passes, and nothing else: the backend's defaults hold for the rest.
+    options = {"execution": execution, "config": configs[0]} | ({} if autotune is None else {"autotune": autotune})
     start = time.perf_counter()
     profiles: list[Profile] = []
     try:
@@ -241,7 +243,7 @@ def _with_eager_operations(call: Callable[[], Any]) -> tuple[Any, dict[str, int]
     found: dict[str, int] = {}
 
     def visit(event: Any) -> None:
-        if event.name.startswith("## Call CompiledFxGraph") or event.name == _HARNESS or _COMPILING in event.name:
+        if event.name.startswith("## Call CompiledFxGraph") or event.name in (_HARNESS, HOST_VALUES) or _COMPILING in event.name:
             return
         if event.name.startswith("aten::"):
             if event.name not in _NOT_COMPUTATION:

@@ -30,6 +30,7 @@ import logging
 from tnpu.models.run import ModelResult, run_entry
 from tnpu.models.suite import SuiteError, entries, entry
 from tnpu.tools.command_line import UserError
+from tnpu.triton_backend.settings import EXECUTIONS
 from tnpu.torch_backend.options import CompileOptions, OptionError
 
 HELP = "run a PyTorch model through torch.compile(backend='tnpu'), check it against eager, time it"
@@ -40,10 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="name the suite's entries and exit")
     parser.add_argument("--config", action="append", metavar="NPU",
                         help="NPU preset or YAML file to time on; repeat for several (default tpuv3)")  # fmt: skip
-    parser.add_argument("--exec", dest="execution", choices=("qemu", "interp"), default="qemu",
-                        help="run kernels as RVV code under qemu (default) or in the tile interpreter")  # fmt: skip
+    parser.add_argument("--exec", dest="execution", choices=EXECUTIONS, default="qemu",
+                        help="run kernels as RVV code under qemu (default), in the tile interpreter, or not at all "
+                             "(timing: compiled and timed; values computed by PyTorch on the host)")  # fmt: skip
     parser.add_argument("--train", action="store_true", help="a training step: forward, backward, SGD step")
-    parser.add_argument("--autotune", action="store_true", help="rank template configurations by modeled time")
+    parser.add_argument("--autotune", action=argparse.BooleanOptionalAction, default=None,
+                        help="rank template configurations by modeled time (the backend's default: on)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--trace", metavar="FILE", help="write a Perfetto trace of the graph's launches (first NPU)")
 
@@ -77,7 +80,9 @@ def report(result: ModelResult) -> str:
              f"(stage reached: {result.stage}; {result.compile_and_run_seconds:.1f} s to compile and run)"]  # fmt: skip
     if result.error:
         lines.append(f"  {result.error}")
-    if result.outputs:
+    if result.launches and all(launch.execution == "timing only" for launch in result.launches):
+        lines.append("  timing only: no kernel ran; the outputs are the host's values of the captured graphs")
+    elif result.outputs:
         matched = sum(output.match for output in result.outputs)
         worst = max(result.outputs, key=lambda output: output.max_error)
         lines.append(f"  outputs: {matched} of {len(result.outputs)} match eager "

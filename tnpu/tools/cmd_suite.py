@@ -23,6 +23,7 @@ from pathlib import Path
 from tnpu.models.suite import entries
 from tnpu.models.suite_run import GATE, check_gate, read_gate, run_suite
 from tnpu.tools.command_line import UserError
+from tnpu.triton_backend.settings import EXECUTIONS
 
 HELP = "run the model suite, each entry in its own process; a report bucketed by stage and cause"
 
@@ -34,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gate", nargs="?", const=GATE, type=Path, metavar="FILE",
                         help="fail if an entry this file lists is not delivered (default: the checkout's test/models/delivered.txt)")  # fmt: skip
     parser.add_argument("--config", action="append", metavar="NPU", help="NPU to time on; repeatable (default tpuv3)")
-    parser.add_argument("--exec", dest="execution", choices=("qemu", "interp"), default="qemu",
-                        help="run kernels as RVV code under qemu (default) or in the tile interpreter")  # fmt: skip
+    parser.add_argument("--exec", dest="execution", choices=EXECUTIONS, default="qemu",
+                        help="run kernels as RVV code under qemu (default), in the tile interpreter, or not at all "
+                             "(timing: compiled and timed; values computed by PyTorch on the host)")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per entry (default 1800)")
 
 

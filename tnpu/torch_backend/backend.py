@@ -5,7 +5,10 @@ of tnpu is needed first.  For each graph dynamo captures, `tnpu_backend`
 rewrites attention into matmuls (`inductor.rewrite_attention`) and runs
 Inductor (`compile_fx`) with the route's settings (`inductor`), tnpu's
 Python wrapper (`wrapper`), benchmarks in modeled time (`benchmarking`)
-and the compile's options as the Triton backend's settings.  Every
+and the compile's options as the Triton backend's settings; the
+execution mode is fixed when a graph is compiled (the option, else the
+`execution` setting then in force).  In the `timing` mode each graph
+Inductor compiles is a `graph_runtime.HostValues`.  Every
 kernel Inductor writes is a Triton kernel, compiled by tnpu's Triton
 backend, run under qemu (or in the tile interpreter) and timed on the
 modeled NPU.
@@ -23,6 +26,7 @@ import torch
 from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
 from tnpu.torch_backend.benchmarking import modeled_benchmarks
+from tnpu.torch_backend.graph_runtime import HostValues, copy_of
 from tnpu.torch_backend.inductor import decompositions, inductor_config, rewrite_attention
 from tnpu.torch_backend.mappings import npu_mappings
 from tnpu.torch_backend.options import CompileOptions
@@ -36,13 +40,15 @@ def tnpu_backend(
     graph_module: torch.fx.GraphModule, example_inputs: Sequence[Any], options: Mapping[str, Any] | None = None
 ) -> Callable[..., Any]:
     """Compile one dynamo graph with every kernel on tnpu (module docstring)."""
-    chosen = CompileOptions.parse(options)
+    chosen = CompileOptions.parse(options).resolved()
     rewrite_attention(graph_module)
 
-    def inner_compile(*args: Any, **kwargs: Any) -> Any:
+    def inner_compile(graph: torch.fx.GraphModule, *args: Any, **kwargs: Any) -> Any:
         # AOT autograd compiles a backward graph on its first use, after compile_fx has returned.
+        on_host = copy_of(graph) if chosen.execution == "timing" else None
         with _compiling(chosen):
-            return compile_fx_inner(*args, **kwargs)
+            compiled = compile_fx_inner(graph, *args, **kwargs)
+        return compiled if on_host is None else HostValues(compiled, on_host)
 
     with _compiling(chosen):
         return compile_fx(
@@ -58,6 +64,9 @@ def _compiling(options: CompileOptions) -> Iterator[None]:
     tag = f"tnpu-{source_digest()}-{sorted(options.as_dict().items())}"
     with (
         torch.compiler.config.patch(cache_key_tag=tag),
+        # AOT autograd's cache would serve Inductor's graph without `inner_compile`, which makes
+        # a `timing` graph's values the host's: in that mode only Inductor's own cache serves.
+        torch._functorch.config.patch(enable_autograd_cache=options.execution != "timing"),
         settings.scoped(config=options.config, execution=options.execution),
         tnpu_driver_active(),
         modeled_benchmarks(),

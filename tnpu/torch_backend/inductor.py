@@ -27,7 +27,7 @@
   is on by default, so a `Linear` followed by an activation failed to
   compile from a plain script.
 * the autotuning tables Inductor prints to stderr in max-autotune mode
-  off (`autotune_num_choices_displayed`): the user asked for tnpu, not
+  off (`autotune_num_choices_displayed`, `max_autotune_report_choices_stats`): the user asked for tnpu, not
   for max-autotune, and the choices are in the profile
   (`prof.benchmarked`).
 
@@ -85,6 +85,7 @@ def inductor_config(options: CompileOptions) -> dict[str, Any]:
         "benchmark_epilogue_fusion": False,
         "benchmark_fusion": False,
         "autotune_num_choices_displayed": 0,
+        "max_autotune_report_choices_stats": False,
     }
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from tnpu.triton_backend.settings import EXECUTIONS, SettingError, npu_config
+from tnpu.triton_backend.settings import EXECUTIONS, SettingError, npu_config, settings
 
 
 class OptionError(ValueError):
@@ -20,7 +20,8 @@ class CompileOptions:
     config: str | None = None
     """The NPU the graph's kernels are timed on and autotuned for: a preset or a YAML file."""
     execution: str | None = None
-    """How kernels run: `qemu` (the RVV binary) or `interp` (the tile interpreter)."""
+    """How kernels run: `qemu` (the RVV binary), `interp` (the tile interpreter) or `timing`
+    (compiled and timed, not run; the graph's values computed by PyTorch on the host)."""
     autotune: bool = True
     """Rank every GEMM/conv template configuration and kernel configuration by simulated
     time; off, each template takes its first configuration and nothing is benchmarked."""
@@ -43,6 +44,10 @@ class CompileOptions:
             except SettingError as error:
                 raise OptionError(f"tnpu backend: {error}") from None
         return options
+
+    def resolved(self) -> CompileOptions:
+        """These options with the execution mode fixed: the option, else the `execution` setting."""
+        return replace(self, execution=self.execution or settings.execution_mode())
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -23,6 +23,9 @@ and the constexpr parameters too).  For each launch:
    kernel writes are copied back into the tensors' memory once the
    launch has succeeded, so the caller's tensors hold the result in
    place, and a launch that fails (`TnpuLaunchError`) changes none.
+   In the `timing` mode nothing runs (`execution` is `timing only`); outside
+   a graph whose values the host computes (`profile.values_from_host`),
+   a warning says once per kernel that its outputs are not written.
 4. **Timing** on the modeled NPU (`profile`): every launch, re-timing the
    kernel's TOG (a repeated grid and scalars is not simulated again).  The
    timer's `Launch` holds the grid, the scalars and, per buffer, the bytes
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import ctypes
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,7 +137,12 @@ def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence
     )
     execution = "not run"
     if not profile.is_benchmarking():
-        execution = _execute(kernel, grid, converted, settings.execution_mode())
+        mode = settings.execution_mode()
+        if mode == "timing":
+            execution = "timing only"
+            _warn_unwritten(kernel.name)
+        else:
+            execution = _execute(kernel, grid, converted, mode)
         profile.add_captured(kernel.kernel, timing)
     timed = []
     for npu, trace in profile.timing_targets():
@@ -144,6 +153,22 @@ def launch(kernel: LoadedKernel, grid: tuple[int, int, int], arguments: Sequence
         wall_us = (time.perf_counter() - start) * 1e6
         timed.append((npu, profile.LaunchRecord(kernel.name, grid, execution, wall_us, report, untimed)))
     profile.record(timed)
+
+
+_WARNED: set[str] = set()
+"""The kernels whose unwritten outputs a timing-only launch has warned of."""
+
+
+def _warn_unwritten(name: str) -> None:
+    if not profile.in_values_from_host() and name not in _WARNED:
+        _WARNED.add(name)
+        warnings.warn(
+            f"{name}: timed, not run (execution 'timing'): its outputs are not written", TimingOnlyWarning, stacklevel=4
+        )
+
+
+class TimingOnlyWarning(UserWarning):
+    """A kernel launched in the `timing` mode outside a graph whose values come from the host."""
 
 
 def _execute(kernel: LoadedKernel, grid: tuple[int, int, int], converted: Sequence[Any], mode: str) -> str:

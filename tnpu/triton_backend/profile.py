@@ -213,6 +213,24 @@ def is_benchmarking() -> bool:
     return bool(_BENCHMARKS)
 
 
+_VALUES_FROM_HOST: list[bool] = []
+
+
+@contextlib.contextmanager
+def values_from_host() -> Iterator[None]:
+    """Launches in the scope belong to a graph whose values the host computes (the torch route's
+    `timing` mode): a launch that is timed and not run leaves nothing unwritten that anyone reads."""
+    _VALUES_FROM_HOST.append(True)
+    try:
+        yield
+    finally:
+        _VALUES_FROM_HOST.pop()
+
+
+def in_values_from_host() -> bool:
+    return bool(_VALUES_FROM_HOST)
+
+
 def modeled_ms(call: Callable[[], Any]) -> float | None:
     """The modeled milliseconds of the launches `call` makes, timed and not run.
 

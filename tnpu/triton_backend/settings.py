@@ -4,7 +4,7 @@ Each setting is read from the environment unless set in Python:
 
 | setting | environment | values | default |
 | --- | --- | --- | --- |
-| `execution` | `TNPU_EXEC` | `qemu` (the RVV binary under qemu-riscv64), `interp` (the tile interpreter) | `qemu` |
+| `execution` | `TNPU_EXEC` | `qemu` (the RVV binary under qemu-riscv64), `interp` (the tile interpreter), `timing` (timed, not run) | `qemu` |
 | `config` | `TNPU_CONFIG` | an NPU preset (`tpuv3`, `tpuv6e`) or a YAML file | `tpuv3` |
 | `benchmark` | `TNPU_BENCH` | `modeled` (time on the modeled NPU), `wall` (wall-clock time of the host) | `modeled` |
 | `vlen` | `TNPU_VLEN` | the RVV vector length qemu runs at (128 to 1024) | `256` |
@@ -14,6 +14,12 @@ Each setting is read from the environment unless set in Python:
 
 `tnpu.profile(config=...)` times the launches in its scope on its own NPU.
 A bad value is refused with one line naming the setting and the values it takes.
+
+`timing` compiles and times every launch but runs none: a kernel launched
+from Triton leaves its outputs unwritten (a warning says so, once per
+kernel), while a graph compiled by `torch.compile(..., backend="tnpu")`
+returns the values of its captured graph run by PyTorch on the host
+(docs/torch-compile.md).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from dataclasses import dataclass, fields
 
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 
-EXECUTIONS = ("qemu", "interp")
+EXECUTIONS = ("qemu", "interp", "timing")
 BENCHMARKS = ("modeled", "wall")
 
 
