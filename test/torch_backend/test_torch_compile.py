@@ -117,7 +117,8 @@ def test_an_operation_left_to_the_host_is_a_fallback_naming_its_node():
 
 
 def test_autotuning_picks_the_template_config_with_the_fewest_simulated_cycles():
-    a, b = torch.randn(64, 96), torch.randn(96, 80)
+    # Large enough for the NPU's mappings to offer several blocks (one of 64 × 96 × 80: one block).
+    a, b = torch.randn(128, 256), torch.randn(256, 256)
     torch._dynamo.reset()
     compiled = torch.compile(lambda a, b: a @ b, backend="tnpu", options={"autotune": True})
     with torch.no_grad(), tnpu.profile() as prof:
