@@ -132,7 +132,8 @@ def test_a_kernel_tnpu_refuses_is_one_line_naming_the_op_the_programs_line_and_w
 
 
 def test_autotuning_picks_the_template_config_with_the_fewest_simulated_cycles():
-    a, b = torch.randn(64, 96), torch.randn(96, 80)
+    # Large enough for the NPU's mappings to offer several blocks (one of 64 × 96 × 80: one block).
+    a, b = torch.randn(128, 256), torch.randn(256, 256)
     torch._dynamo.reset()
     compiled = torch.compile(lambda a, b: a @ b, backend="tnpu", options={"autotune": True})
     with torch.no_grad(), tnpu.profile() as prof:

@@ -34,6 +34,7 @@ from xdsl.ir import Attribute, Block, Operation
 from xdsl.traits import IsTerminator
 
 from tnpu.dialects import tile
+from tnpu.timing.index_runs import index_run
 from tnpu.timing.npu_config import NPUConfig
 
 
@@ -118,15 +119,19 @@ def structured_transfer_bytes(
 
 
 def indexed_transfer_bytes(
-    elements: int, element_bytes: int, request_bytes: int
+    elements: int, element_bytes: int, request_bytes: int, run: int = 1
 ) -> tuple[int, int]:
     """(bytes transferred, bytes the DRAM serves) of a gather or scatter.
 
     Indices are data, unknown before the kernel runs: each element is taken
     to be its own DRAM request (the random-access case), and every lane
-    active.
+    active — unless the kernel computes its index tile so that runs of `run`
+    consecutive elements lie at consecutive addresses (`index_runs`): then
+    each run is served in whole requests, as a structured box's runs are
+    (a descriptor per run; runs assumed to start on a request boundary).
     """
-    return elements * element_bytes, elements * max(element_bytes, request_bytes)
+    runs = -(-elements // run)
+    return elements * element_bytes, runs * -(-(run * element_bytes) // request_bytes) * request_bytes
 
 
 # ---------------------------------------------------------------------------
@@ -390,6 +395,7 @@ class TileCostModel:
             op.tile_elements(),
             tile.element_bytes(tile.element_type_of(value_type)),
             self.npu.dram_req_size,
+            index_run(op.indices),
         )
         latency = self.npu.dram_latency_cycles
         if isinstance(op, tile.GatherOp):

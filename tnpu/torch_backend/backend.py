@@ -31,6 +31,7 @@ from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 from tnpu.torch_backend.benchmarking import modeled_benchmarks
 from tnpu.torch_backend.graph_runtime import HostValues, copy_of
 from tnpu.torch_backend.inductor import decompositions, inductor_config, rewrite_attention
+from tnpu.torch_backend.mappings import npu_mappings
 from tnpu.torch_backend.options import CompileOptions
 from tnpu.torch_backend.wrapper import KERNEL_SOURCE_NODES, compiling_with, source_line
 from tnpu.triton_backend.binary import source_digest
@@ -91,6 +92,7 @@ def _compiling(options: CompileOptions) -> Iterator[None]:
         settings.scoped(config=options.config, execution=options.execution),
         tnpu_driver_active(),
         modeled_benchmarks(),
+        npu_mappings(),
         compiling_with(options.as_dict()),
     ):
         yield

@@ -1,0 +1,121 @@
+"""GEMM and convolution blocks from the NPU description (tnpu/torch_backend/mappings.py)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import tnpu
+from tnpu.timing.npu_config import load_npu_config
+from tnpu.torch_backend import mappings
+from tnpu.torch_backend.mappings import Blocks, gemm_blocks, npu_mappings, scratchpad_bytes
+
+SHAPES = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 768, 3072), (50176, 128, 128), (8, 512, 512, 64)]
+
+
+def _fills(npu, blocks: Blocks) -> None:
+    rows, cols, arrays = npu.systolic_array_rows, npu.systolic_array_cols, npu.num_systolic_array_per_core
+    assert blocks.k % rows == 0, blocks
+    assert blocks.n % cols == 0, blocks
+    assert mappings.folds(npu, blocks) % arrays == 0, blocks
+    assert blocks.m >= rows, blocks
+    # Both operands double-buffered and the accumulator twice fit the scratchpad.
+    assert 2 * (blocks.m + blocks.n) * blocks.k * 4 + 2 * blocks.m * blocks.n * 4 <= npu.scratchpad_bytes
+
+
+@pytest.mark.parametrize("preset", ["tpuv3", "tpuv6e"])
+@pytest.mark.parametrize("shape", SHAPES[:3], ids=str)
+def test_gemm_blocks_fill_the_arrays_and_fit_the_scratchpad(preset, shape):
+    npu = load_npu_config(preset)
+    chosen = gemm_blocks(npu, *shape)
+    assert 1 <= len(chosen) <= mappings.CANDIDATES
+    for blocks in chosen:
+        _fills(npu, blocks)
+
+
+def test_each_preset_gets_its_own_blocks():
+    v3, v6e = (gemm_blocks(load_npu_config(name), 2048, 2048, 2048)[0] for name in ("tpuv3", "tpuv6e"))
+    assert v6e.k % 256 == 0 and v6e.n % 256 == 0 and v6e.m >= 256
+    assert v3 != v6e
+
+
+def test_a_users_npu_gets_blocks_for_its_arrays_and_scratchpad(tmp_path):
+    path = tmp_path / "small.yaml"
+    path.write_text("base: tpuv3\nsystolic_array_rows: 32\nsystolic_array_cols: 64\nnum_systolic_array_per_core: 4\n"
+                    "vpu_spad_size_kb_per_lane: 4\n")  # fmt: skip
+    npu = load_npu_config(path)
+    for blocks in gemm_blocks(npu, 2048, 2048, 2048):
+        _fills(npu, blocks)
+        assert scratchpad_bytes(blocks, 4) <= 512 * 1024
+
+
+def test_a_problem_smaller_than_the_array_gets_blocks_of_its_size():
+    npu = load_npu_config("tpuv3")
+    assert gemm_blocks(npu, 128, 256, 128) == [Blocks(128, 256, 128)]
+    for blocks in gemm_blocks(npu, 512, 64, 64):  # a convolution's 64 channels: K and N are the problem's
+        assert (blocks.n, blocks.k) == (64, 64) and blocks.m >= 128
+
+
+def test_the_mappings_hold_in_their_scope_only():
+    from torch._inductor.kernel.mm import mm_template
+    from torch._inductor.template_heuristics.registry import get_template_heuristic
+
+    before = type(get_template_heuristic(mm_template.uid, "cpu", "addmm"))
+    with npu_mappings():
+        inside = type(get_template_heuristic(mm_template.uid, "cpu", "addmm"))
+    assert inside.__name__ == "NpuAddmmTemplateConfigHeuristic"
+    assert type(get_template_heuristic(mm_template.uid, "cpu", "addmm")) is before
+
+
+def _timed(function, *inputs):
+    torch._dynamo.reset()
+    compiled = torch.compile(function, backend="tnpu", dynamic=False,
+                             options={"execution": "timing", "autotune": False})  # fmt: skip
+    with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+        compiled(*inputs)
+    (launch,) = [launch for launch in prof.launches if "tem" in launch.kernel]
+    return launch
+
+
+def test_a_gemm_takes_its_closed_form_time_on_the_arrays():
+    """512³ with the first candidate (512 × 512 × 128): the arrays' 4 K steps of 4 folds over 2
+    arrays, 512 rows each; before them the first step's operands, after them the result's store,
+    each a DRAM latency, and the array's fill (2 rows + cols − 1).  Within 10%."""
+    npu = load_npu_config("tpuv3")
+    blocks = gemm_blocks(npu, 512, 512, 512)[0]
+    assert blocks == Blocks(512, 512, 128)
+    launch = _timed(torch.matmul, torch.randn(512, 512), torch.randn(512, 512))
+    bandwidth, latency = npu.dram_bytes_per_cycle, npu.dram_latency_cycles
+    arrays = 4 * mappings.step_cycles(npu, blocks)
+    closed = arrays + (512 + 512) * 128 * 4 / bandwidth + 512 * 512 * 4 / bandwidth + 2 * latency + 2 * 128 + 127
+    assert arrays == 512**3 / npu.macs_per_cycle
+    assert launch.cycles == pytest.approx(closed, rel=0.10)
+
+
+def test_a_convolution_takes_its_closed_form_time_on_the_arrays():
+    """Batch 4, 16 × 16, 128 → 128, 3 × 3: an implicit GEMM of 1024 pixels by 128 channels, 9 taps
+    of 128 input channels: one fold per dot, 9 × 1024 rows streamed.  The kernel also computes its
+    im2col addresses on the vector unit, tile element by element (docs/validation.md): within 2.5×."""
+    conv = torch.nn.Conv2d(128, 128, 3, padding=1, bias=False)
+    x = torch.randn(4, 128, 16, 16).to(memory_format=torch.channels_last)
+    conv.weight = torch.nn.Parameter(conv.weight.detach().to(memory_format=torch.channels_last))
+    launch = _timed(conv, x)
+    arrays = 9 * 4 * 16 * 16
+    assert arrays <= launch.cycles <= 2.5 * arrays
+
+
+def test_gemm_and_convolution_blocks_of_the_new_shapes_match_eager_under_qemu():
+    torch._dynamo.reset()
+    a, b = torch.randn(128, 256), torch.randn(256, 128)
+    with tnpu.profile(config="tpuv3") as prof:
+        product = torch.compile(torch.matmul, backend="tnpu", dynamic=False)(a, b)
+    torch.testing.assert_close(product, a @ b, rtol=1e-4, atol=1e-4)
+    assert [launch.execution for launch in prof.launches if "tem" in launch.kernel] == ["qemu"]
+    torch._dynamo.reset()
+    conv = torch.nn.Conv2d(16, 32, 3, padding=1, bias=False)
+    x = torch.randn(1, 16, 8, 8)
+    with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+        out = torch.compile(conv, backend="tnpu", dynamic=False)(x)
+        torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-4)
+    assert {launch.execution for launch in prof.launches} == {"qemu"}
+    assert any(launch.kernel.startswith("triton_tem_fused_convolution") for launch in prof.launches)
