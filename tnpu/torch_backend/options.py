@@ -46,8 +46,12 @@ class CompileOptions:
         return options
 
     def resolved(self) -> CompileOptions:
-        """These options with the execution mode fixed: the option, else the `execution` setting."""
-        return replace(self, execution=self.execution or settings.execution_mode())
+        """These options with the NPU and the execution mode fixed: each the option, else the
+        setting in force (`config`, `execution`).  The NPU decides the GEMM and convolution
+        blocks, so a graph compiled for one NPU is never served to a compile for another."""
+        return replace(
+            self, config=self.config or settings.npu_spec(), execution=self.execution or settings.execution_mode()
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -53,8 +53,12 @@ class Settings:
     def benchmark_mode(self) -> str:
         return _choice("benchmark", "TNPU_BENCH", self.benchmark, BENCHMARKS)
 
+    def npu_spec(self) -> str:
+        """The NPU in force, as given: a preset name or a YAML file."""
+        return self.config or os.environ.get("TNPU_CONFIG") or "tpuv3"
+
     def npu(self) -> NPUConfig:
-        return npu_config(self.config or os.environ.get("TNPU_CONFIG") or "tpuv3")
+        return npu_config(self.npu_spec())
 
     def vector_length(self) -> int:
         value = self.vlen if self.vlen is not None else os.environ.get("TNPU_VLEN", "256")
