@@ -118,6 +118,17 @@ def test_a_weight_stationary_matmul_streams_each_fold_through_an_array():
     assert systolic_matmul_cycles(3, 256, 128, 128, 128, 128, 2)[0] == 2 * 256
 
 
+def test_a_single_fold_is_loaded_into_both_arrays_and_its_rows_split():
+    # One 128x128 fold, 1024 rows: each array holds the same weights and streams 512 rows.
+    assert systolic_matmul_cycles(1, 1024, 128, 128, 128, 128, 2)[0] == 512
+    # Half a fold's rows still cannot hide its weight load.
+    assert systolic_matmul_cycles(1, 200, 128, 128, 128, 128, 2)[0] == 128
+    # Two folds over four arrays: each fold on two arrays, half its rows each.
+    assert systolic_matmul_cycles(1, 1024, 256, 128, 128, 128, 4)[0] == 512
+    # Three folds over four arrays: one array each, the fourth idles.
+    assert systolic_matmul_cycles(1, 1024, 384, 128, 128, 128, 4)[0] == 1024
+
+
 @given(
     batch=st.integers(1, 3), m=st.integers(1, 700), n=st.integers(1, 700), k=st.integers(1, 700),
     rows=st.sampled_from([8, 128, 256]), arrays=st.integers(1, 4),

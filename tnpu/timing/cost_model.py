@@ -244,15 +244,21 @@ def systolic_matmul_cycles(
 
     The arrays hold `b` in `rows x cols` blocks ("folds"); per fold the `m`
     rows of `a` stream through, one per cycle.  Folds are spread evenly over
-    the core's arrays.  Weights are double-buffered, as in the TPU: the next
-    fold's weights (`rows` cycles to shift in) load while the current one
-    streams, so a fold occupies its array `max(m, rows)` cycles.  Latency
-    is the first weight load plus the skew: the last row's partial sums
-    leave the array `rows + cols - 1` cycles after it enters.  Each PE is
-    taken to do one multiply-accumulate of the operands' type per cycle.
+    the core's arrays.  With fewer folds than arrays, each fold's weights are
+    loaded into `split = arrays // folds` arrays and its rows split among
+    them, `ceil(m / split)` each, as a TPU core feeds its MXUs: each array
+    has its own weight-load path and its own stream of rows from the vector
+    registers, so a product holding one fold keeps both MXUs busy rather than
+    one.  Weights are double-buffered, as in the TPU: the next fold's weights
+    (`rows` cycles to shift in) load while the current one streams, so a
+    fold occupies its array `max(rows streamed, rows)` cycles.  Latency is
+    the first weight load plus the skew: the last row's partial sums leave
+    the array `rows + cols - 1` cycles after it enters.  Each PE is taken to
+    do one multiply-accumulate of the operands' type per cycle.
     """
     folds = batch * -(-k // rows) * -(-n // cols)
-    busy = -(-folds // arrays) * max(m, rows)
+    split = max(1, arrays // folds)
+    busy = -(-(folds * split) // arrays) * max(-(-m // split), rows)
     return busy, 2 * rows + cols - 1
 
 
