@@ -52,8 +52,22 @@ def test_full_rows_of_a_row_major_tile_merge_into_one_run():
 
 def test_a_column_is_one_request_per_element():
     assert transfer((64, 1), [0, 0], [64, 1], [512, 1]) == (256, 64 * REQUEST)
-    # A transposed read: the inner dimension strides through memory.
-    assert transfer((8, 16), [0, 0], [8, 16], [1, 8]) == (512, 128 * REQUEST)
+    # A transposed column read: each row of the tile is one element of a column.
+    assert transfer((8, 1), [0, 0], [8, 1], [1, 8]) == (32, 32)
+    assert transfer((8, 4), [0, 0], [8, 4], [4, 512]) == (128, 32 * REQUEST)
+
+
+def test_a_tile_read_across_its_contiguous_dimension_is_walked_in_address_order():
+    # A transposed read: the tile's inner dimension strides through memory, its outer one
+    # is contiguous.  The DMA walks the box in address order: one run of 128 f32.
+    assert transfer((8, 16), [0, 0], [8, 16], [1, 8]) == (512, 512)
+    # The weight tile of a convolution template: BLOCK_K input channels (stride 1) by
+    # BLOCK_N output channels (stride C_in * 9): one run of 64 f32 per output channel.
+    assert transfer((64, 32), [0, 0], [64, 32], [1, 576]) == (8192, 32 * 256)
+    # A partial stride-1 dimension ends the run, whichever dimension it is.
+    assert transfer((8, 16), [0, 0], [5, 16], [1, 8]) == (320, 16 * 32)
+    # Three dimensions, the middle one contiguous, the first continuing it.
+    assert transfer((2, 4, 8), [0, 0, 0], [2, 4, 8], [4, 1, 8]) == (256, 256)
 
 
 def test_a_broadcast_dimension_is_fetched_once():
@@ -102,6 +116,17 @@ def test_a_weight_stationary_matmul_streams_each_fold_through_an_array():
     assert systolic_matmul_cycles(1, 32, 128, 128, 128, 128, 2)[0] == 128
     # Batches multiply the folds.
     assert systolic_matmul_cycles(3, 256, 128, 128, 128, 128, 2)[0] == 2 * 256
+
+
+def test_a_single_fold_is_loaded_into_both_arrays_and_its_rows_split():
+    # One 128x128 fold, 1024 rows: each array holds the same weights and streams 512 rows.
+    assert systolic_matmul_cycles(1, 1024, 128, 128, 128, 128, 2)[0] == 512
+    # Half a fold's rows still cannot hide its weight load.
+    assert systolic_matmul_cycles(1, 200, 128, 128, 128, 128, 2)[0] == 128
+    # Two folds over four arrays: each fold on two arrays, half its rows each.
+    assert systolic_matmul_cycles(1, 1024, 256, 128, 128, 128, 4)[0] == 512
+    # Three folds over four arrays: one array each, the fourth idles.
+    assert systolic_matmul_cycles(1, 1024, 384, 128, 128, 128, 4)[0] == 1024
 
 
 @given(

@@ -93,11 +93,17 @@ def structured_transfer_bytes(
 
     * Dimension `d` moves `clip(min(upper, size) - max(lower, 0), 0)` elements;
       one read with stride 0 repeats the same elements, fetched once.
-    * The DRAM serves contiguous *runs* in whole requests of `request_bytes`:
-      walking from the innermost dimension, a dimension extends the run while
-      its stride equals the run's length in elements (a partial inner
+    * The DRAM serves contiguous *runs* in whole requests of `request_bytes`.
+      The DMA engine walks the box in address order, whatever the tile's own
+      dimension order (a multi-dimensional descriptor: the source strides set
+      the order it reads DRAM in, the destination strides put each element in
+      its place in the scratchpad): walking the dimensions that move more
+      than one element from the smallest stride up, a dimension extends the
+      run while its stride equals the run's length in elements (a partial
       dimension ends the run, as it leaves a gap).  Each run costs
-      `ceil(run bytes / request_bytes)` requests.
+      `ceil(run bytes / request_bytes)` requests.  So a tile read across its
+      contiguous dimension (a transposed operand, strides `[1, ld]`) is the
+      same runs as its transpose read row by row.
     * Runs are assumed to start on a request boundary (buffers are allocated
       aligned and tiles are usually multiples of the request size); a mask
       tile does not shrink the box (its lanes are not known before the data).
@@ -107,10 +113,20 @@ def structured_transfer_bytes(
         extent = np.maximum(np.minimum(high, size) - np.maximum(low, 0), 0)
         extents.append(np.where(stride == 0, np.minimum(extent, 1), extent))
     elements = functools.reduce(np.multiply, extents, np.int64(1))
+    # Address order: dimensions by stride, those moving one element or none last (they
+    # neither extend nor end a run).  Stable, so equal strides keep the tile's order
+    # from the innermost dimension out.
+    shape = np.broadcast_shapes(*(np.shape(v) for v in (*extents, *strides)))
+    walk_extents = np.stack([np.broadcast_to(e, shape) for e in reversed(extents)])
+    walk_strides = np.stack([np.broadcast_to(np.abs(s), shape) for s in reversed(strides)])
+    key = np.where(walk_extents > 1, walk_strides, np.iinfo(np.int64).max)
+    order = np.argsort(key, axis=0, kind="stable")
+    walk_extents = np.take_along_axis(walk_extents, order, axis=0)
+    walk_strides = np.take_along_axis(walk_strides, order, axis=0)
     run, contiguous = 1, True
-    for extent, stride in zip(reversed(extents), reversed(strides)):
+    for extent, stride in zip(walk_extents, walk_strides):
         counts = extent > 1
-        extends = contiguous & (np.abs(stride) == run)
+        extends = contiguous & (stride == run)
         run = np.where(counts & extends, run * extent, run)
         contiguous = contiguous & (~counts | extends)
     runs = elements // run  # a run only ever grows from 1
@@ -228,15 +244,21 @@ def systolic_matmul_cycles(
 
     The arrays hold `b` in `rows x cols` blocks ("folds"); per fold the `m`
     rows of `a` stream through, one per cycle.  Folds are spread evenly over
-    the core's arrays.  Weights are double-buffered, as in the TPU: the next
-    fold's weights (`rows` cycles to shift in) load while the current one
-    streams, so a fold occupies its array `max(m, rows)` cycles.  Latency
-    is the first weight load plus the skew: the last row's partial sums
-    leave the array `rows + cols - 1` cycles after it enters.  Each PE is
-    taken to do one multiply-accumulate of the operands' type per cycle.
+    the core's arrays.  With fewer folds than arrays, each fold's weights are
+    loaded into `split = arrays // folds` arrays and its rows split among
+    them, `ceil(m / split)` each, as a TPU core feeds its MXUs: each array
+    has its own weight-load path and its own stream of rows from the vector
+    registers, so a product holding one fold keeps both MXUs busy rather than
+    one.  Weights are double-buffered, as in the TPU: the next fold's weights
+    (`rows` cycles to shift in) load while the current one streams, so a
+    fold occupies its array `max(rows streamed, rows)` cycles.  Latency is
+    the first weight load plus the skew: the last row's partial sums leave
+    the array `rows + cols - 1` cycles after it enters.  Each PE is taken to
+    do one multiply-accumulate of the operands' type per cycle.
     """
     folds = batch * -(-k // rows) * -(-n // cols)
-    busy = -(-folds // arrays) * max(m, rows)
+    split = max(1, arrays // folds)
+    busy = -(-(folds * split) // arrays) * max(-(-m // split), rows)
     return busy, 2 * rows + cols - 1
 
 

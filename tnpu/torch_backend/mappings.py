@@ -116,9 +116,16 @@ def folds(npu: NPUConfig, blocks: Blocks) -> int:
 
 def step_cycles(npu: NPUConfig, blocks: Blocks) -> int:
     """The arrays' busy cycles for one K step: the folds over the arrays, each streaming
-    `max(BLOCK_M, rows)` rows (the weight load hidden behind at least `rows` of them)."""
-    arrays = npu.num_systolic_array_per_core
-    return -(-folds(npu, blocks) // arrays) * max(blocks.m, npu.systolic_array_rows)
+    `max(BLOCK_M, rows)` rows (the weight load hidden behind at least `rows` of them), a
+    fold's rows split over several arrays when the dot has fewer folds than arrays
+    (the timer's `systolic_matmul_cycles`, docs/timing.md "Matrix unit")."""
+    from tnpu.timing.cost_model import systolic_matmul_cycles
+
+    busy, _ = systolic_matmul_cycles(
+        1, blocks.m, blocks.n, blocks.k,
+        npu.systolic_array_rows, npu.systolic_array_cols, npu.num_systolic_array_per_core,
+    )  # fmt: skip
+    return busy
 
 
 def scratchpad_bytes(blocks: Blocks, element_bytes: int) -> int:
