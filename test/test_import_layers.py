@@ -31,6 +31,7 @@ HERE = Path(__file__).relative_to(ROOT)
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("diagnostics",),  # CompileError and one-line messages naming an op and its source
     ("dialects",),  # tt, ttg, tile; tnpu's extended arith, math, scf, llvm, gpu
+    ("ir_helpers",),  # a module's kernel function and its parameters; applying passes
     ("context",),  # the xDSL context: xDSL's dialects with tnpu's in place of its own
     ("verifier",),  # each op's rules, SSA dominance, a kernel's arguments
     ("ttir_import",),  # TTIR text -> a verified module

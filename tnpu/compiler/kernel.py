@@ -37,8 +37,8 @@ from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
 from tnpu.context import tnpu_context
 from tnpu.diagnostics import CompileError, clone_keeping_text_positions, compiling
 from tnpu.dialects import tile
-from tnpu.interpreters.kernel import kernel_function
-from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
+from tnpu.ir_helpers import apply_passes, kernel_function
+from tnpu.lowering.pipeline import TnpuToTilePipeline
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.timer import KernelTimer
 from tnpu.ttir_import import import_ttir

@@ -10,7 +10,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.diagnostics import one_line
-from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
+from tnpu.ir_helpers import apply_passes
+from tnpu.lowering.pipeline import TnpuToTilePipeline
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 

@@ -32,7 +32,7 @@ from tnpu.execution.tolerance import (
 import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after `oracle` and `ttir`)
 import tnpu.execution.qemu_rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
 import tnpu.execution.timing_rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
-from tnpu.interpreters.kernel import kernel_function, parameter_names
+from tnpu.ir_helpers import kernel_function, parameter_names
 from tnpu.ttir_import import decode_ttir, import_ttir
 
 

@@ -1,8 +1,7 @@
-"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR; `apply_passes`."""
+"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -13,7 +12,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
-from tnpu.diagnostics import compiling
+from tnpu.ir_helpers import apply_passes
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
@@ -51,9 +50,3 @@ class TnpuToTilePipeline(ModulePass):
             ),
         )
 
-
-def apply_passes(ctx: Context, module: ModuleOp, passes: Iterable[ModulePass]) -> None:
-    """Apply `passes` in order; a bug in one is an `InternalError` naming it and its op."""
-    for step in passes:
-        with compiling(step.name):
-            step.apply(ctx, module)
