@@ -39,9 +39,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("frontend",),  # a @triton.jit function -> TTIR text (Triton's make_ttir)
     ("interpreters",),  # numpy interpreters of arith/math, TTIR and tile IR
     ("passes",),  # TTIR -> TTIR rewrites, expand-math
-    ("lowering",),  # TTIR -> tile: ttir-to-tile, the tnpu-to-tile pipeline
+    ("lowering",),  # TTIR -> tile: ttir-to-tile, its analyses and op lowerings
     ("backend_riscv", "timing"),  # the two consumers of tile IR
-    ("compiler",),  # the compile API, the tnpu-to-rvv and tnpu-to-npu pipelines
+    ("compiler",),  # the compile API, the tnpu-to-tile, tnpu-to-rvv and tnpu-to-npu pipelines
     ("execution", "triton_backend"),  # the harness (its rungs); Triton's `cpu` backend
     ("torch_backend",),  # the torch.compile route: the dynamo backend `tnpu`, Inductor's settings
     ("tnpu",),  # the package itself: re-exports the compile API, tnpu.profile, tnpu.compile

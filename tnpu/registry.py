@@ -147,7 +147,7 @@ def _fuse_tile_maps() -> type[ModulePass]:
 
 
 def _tnpu_to_tile() -> type[ModulePass]:
-    from tnpu.lowering.pipeline import TnpuToTilePipeline
+    from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 
     return TnpuToTilePipeline
 

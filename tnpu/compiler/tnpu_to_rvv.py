@@ -10,8 +10,8 @@ from xdsl.passes import ModulePass
 
 from tnpu.backend_riscv.target import NATIVE_MATH
 from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.ir_helpers import apply_passes
-from tnpu.lowering.pipeline import TnpuToTilePipeline
 from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
 from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass

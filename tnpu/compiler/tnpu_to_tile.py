@@ -1,4 +1,8 @@
-"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR."""
+"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR.
+
+A pipeline of passes from `passes/` and `lowering/` (and the tile pass
+`fuse-tile-maps`), so it sits above them, beside the target pipelines.
+"""
 
 from __future__ import annotations
 
