@@ -38,8 +38,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("inductor_support",),  # Inductor's kernel modules importable with no GPU
     ("frontend",),  # a @triton.jit function -> TTIR text (Triton's make_ttir)
     ("interpreters",),  # numpy interpreters of arith/math, TTIR and tile IR
-    ("passes",),  # TTIR -> TTIR rewrites, expand-math
+    ("passes",),  # TTIR -> TTIR rewrites before the lowering: strip-gpu-only, lower-libdevice, ...
     ("lowering",),  # TTIR -> tile: ttir-to-tile, its analyses and op lowerings
+    ("transforms",),  # tile -> tile rewrites: fuse-tile-maps, expand-math, the RVV steps
     ("backend_riscv", "timing"),  # the two consumers of tile IR
     ("compiler",),  # the compile API, the tnpu-to-tile, tnpu-to-rvv and tnpu-to-npu pipelines
     ("execution", "triton_backend"),  # the harness (its rungs); Triton's `cpu` backend
@@ -272,7 +273,7 @@ def test_nothing_imports_a_module_by_name():
 def test_the_graph_holds_lazy_imports():
     """The registry imports every pass inside a function: those edges are read."""
     lazy = {e.target for e in EDGES if e.module == "tnpu.registry"}
-    assert {"tnpu.passes.expand_math", "tnpu.compiler.tnpu_to_rvv"} <= lazy
+    assert {"tnpu.transforms.expand_math", "tnpu.compiler.tnpu_to_rvv"} <= lazy
 
 
 # -- the checks themselves, on small trees that break each rule ----------------

@@ -15,8 +15,8 @@ from tnpu.dse.space import space_from_options, space_from_yaml
 from tnpu.dse.study import Task, time_task
 from tnpu.dse.workload import workloads_from_cases
 from tnpu.execution.case import case_launch, load_case
-from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.tools.tnpu_main import main
+from tnpu.transforms.expand_math import ExpandMathPass
 
 INDUCTOR = CORPUS / "inductor"
 CASES = [

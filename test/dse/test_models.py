@@ -17,7 +17,7 @@ from tnpu.dse.space import space_from_yaml
 from tnpu.dse.study import Task, time_task
 from tnpu.dse.workload import Workload, WorkloadError
 from tnpu.models.suite import entries
-from tnpu.passes.expand_math import ExpandMathPass
+from tnpu.transforms.expand_math import ExpandMathPass
 from tnpu.triton_backend.profile import Profile
 
 

@@ -7,7 +7,7 @@
 * `tnpu_to_npu`  the `tnpu-to-npu{config=...}` pipeline and an NPU's steps (`npu_steps`).
 
 Nothing is imported here, so that running one pipeline does not import
-both backends.  It imports the passes, the lowering, `backend_riscv` and
-`timing`, never the harness (`execution`), which calls it as the Triton
-backend will.  docs/compile-api.md describes it.
+both backends.  It imports the passes, the lowering, the transforms,
+`backend_riscv` and `timing`, never the harness (`execution`), which
+calls it as the Triton backend will.  docs/compile-api.md describes it.
 """

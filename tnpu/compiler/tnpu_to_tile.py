@@ -1,7 +1,7 @@
 """`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR.
 
-A pipeline of passes from `passes/` and `lowering/` (and the tile pass
-`fuse-tile-maps`), so it sits above them, beside the target pipelines.
+A pipeline of passes from `passes/`, `lowering/` and `transforms/`, so it
+sits above them all, beside the target pipelines.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from tnpu.ir_helpers import apply_passes
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
-from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.inline_calls import InlineCallsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
 from tnpu.passes.structure_early_return import StructureEarlyReturnPass
+from tnpu.transforms.fuse_tile_maps import FuseTileMapsPass
 
 
 @dataclass(frozen=True)
