@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import Float16Type
-from test_riscv_language import kernel_case, oracle, tensor
+from kernel_cases import kernel_case, oracle, tensor
 
 from tnpu.execution import runner
 from tnpu.execution.rungs import RungResult
@@ -25,7 +25,7 @@ from tnpu.execution.runner import run_case
 from tnpu.execution.tolerance import OVERFLOW, float64_reference
 from tnpu.ttir_import import import_ttir
 
-__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
+__all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
 KERNELS = Path(__file__).resolve().parent / "cast_kernels.py"
 SIZE = 1024

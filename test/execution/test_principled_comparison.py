@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_riscv_language import kernel_case, oracle, tensor
+from kernel_cases import kernel_case, oracle, tensor
 
 from tnpu.execution import runner
 from tnpu.execution.rungs import RungResult
@@ -22,7 +22,7 @@ from tnpu.execution.runner import run_case
 from tnpu.execution.tolerance import NoReference, float64_reference, gamma, widen_to_float64
 from tnpu.ttir_import import import_ttir
 
-__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
+__all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
 M, N, K = 128, 64, 784
 LAUNCHES = 10
