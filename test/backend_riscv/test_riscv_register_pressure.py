@@ -28,7 +28,7 @@ from tnpu.dialects.rvv.types import VectorGroupType
 
 __all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
-LIT_KERNELS = sorted((Path(__file__).parent / "backend_riscv").glob("t*/*.mlir"))
+LIT_KERNELS = sorted(Path(__file__).parent.glob("t*/*.mlir"))
 
 
 def _lowered(text: str) -> ModuleOp:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from kernel_cases import check_against_the_ttir_interpreter, check_every_rung, kernel_case, oracle, tensor
 
-KERNELS = Path(__file__).resolve().parent / "execution" / "tile_lowering_kernels.py"
+KERNELS = Path(__file__).resolve().parent.parent / "execution" / "tile_lowering_kernels.py"
 HOPPER = ("cuda", 90, 32)
 """A target that keeps tensor descriptors."""
 
