@@ -47,7 +47,7 @@ from tnpu.backend_riscv.launch import CROSS_GCC, KernelSpec, qemu_command  # noq
 from tnpu.compiler.kernel import compile_ttir  # noqa: E402
 from tnpu.execution.case import TensorArg, load_case  # noqa: E402
 from tnpu.execution.inputs import generate_inputs  # noqa: E402
-from tnpu.interpreters.kernel import kernel_function  # noqa: E402
+from tnpu.ir_helpers import kernel_function  # noqa: E402
 from tnpu.ttir_import import import_ttir  # noqa: E402
 
 CORPUS = ROOT / "test" / "fixtures" / "corpus" / "inductor"

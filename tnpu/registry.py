@@ -81,49 +81,49 @@ def _inline_calls() -> type[ModulePass]:
 
 
 def _expand_math() -> type[ModulePass]:
-    from tnpu.passes.expand_math import ExpandMathPass
+    from tnpu.transforms.expand_math import ExpandMathPass
 
     return ExpandMathPass
 
 
 def _widen_half_floats() -> type[ModulePass]:
-    from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
+    from tnpu.transforms.widen_half_floats import WidenHalfFloatsPass
 
     return WidenHalfFloatsPass
 
 
 def _expand_integer_division() -> type[ModulePass]:
-    from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
+    from tnpu.transforms.expand_integer_division import ExpandIntegerDivisionPass
 
     return ExpandIntegerDivisionPass
 
 
 def _hoist_scalar_arith() -> type[ModulePass]:
-    from tnpu.passes.hoist_scalar_arith import HoistScalarArithPass
+    from tnpu.transforms.hoist_scalar_arith import HoistScalarArithPass
 
     return HoistScalarArithPass
 
 
 def _hoist_map_invariants() -> type[ModulePass]:
-    from tnpu.passes.hoist_map_invariants import HoistMapInvariantsPass
+    from tnpu.transforms.hoist_map_invariants import HoistMapInvariantsPass
 
     return HoistMapInvariantsPass
 
 
 def _recompute_cheap_maps() -> type[ModulePass]:
-    from tnpu.passes.recompute_cheap_maps import RecomputeCheapMapsPass
+    from tnpu.transforms.recompute_cheap_maps import RecomputeCheapMapsPass
 
     return RecomputeCheapMapsPass
 
 
 def _recognise_combiners() -> type[ModulePass]:
-    from tnpu.passes.recognise_combiners import RecogniseCombinersPass
+    from tnpu.transforms.recognise_combiners import RecogniseCombinersPass
 
     return RecogniseCombinersPass
 
 
 def _welford_to_sums() -> type[ModulePass]:
-    from tnpu.passes.welford_to_sums import WelfordToSumsPass
+    from tnpu.transforms.welford_to_sums import WelfordToSumsPass
 
     return WelfordToSumsPass
 
@@ -141,13 +141,13 @@ def _ttir_to_tile() -> type[ModulePass]:
 
 
 def _fuse_tile_maps() -> type[ModulePass]:
-    from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
+    from tnpu.transforms.fuse_tile_maps import FuseTileMapsPass
 
     return FuseTileMapsPass
 
 
 def _tnpu_to_tile() -> type[ModulePass]:
-    from tnpu.lowering.pipeline import TnpuToTilePipeline
+    from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 
     return TnpuToTilePipeline
 

@@ -10,13 +10,13 @@ import pytest
 from conftest import CORPUS
 
 from tnpu.compiler.kernel import compile_ttir
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.dse.space import space_from_options, space_from_yaml
 from tnpu.dse.study import Task, time_task
 from tnpu.dse.workload import workloads_from_cases
 from tnpu.execution.case import case_launch, load_case
-from tnpu.lowering.pipeline import TnpuToTilePipeline
-from tnpu.passes.expand_math import ExpandMathPass
 from tnpu.tools.tnpu_main import main
+from tnpu.transforms.expand_math import ExpandMathPass
 
 INDUCTOR = CORPUS / "inductor"
 CASES = [

@@ -10,14 +10,14 @@ import pytest
 from test_dse import timings, tnpu_dse
 
 import tnpu
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.dse import model_workloads as model_workloads_module
 from tnpu.dse.model_workloads import model_workloads, suite_models
 from tnpu.dse.space import space_from_yaml
 from tnpu.dse.study import Task, time_task
 from tnpu.dse.workload import Workload, WorkloadError
-from tnpu.lowering.pipeline import TnpuToTilePipeline
 from tnpu.models.suite import entries
-from tnpu.passes.expand_math import ExpandMathPass
+from tnpu.transforms.expand_math import ExpandMathPass
 from tnpu.triton_backend.profile import Profile
 
 

@@ -12,7 +12,7 @@ of 512 elements, whose bitonic network builds rank-9 tiles.  And bf16
 arithmetic and integer -> bf16 conversion, which Triton's interpreter gets
 wrong (docs/oracle-exceptions.md), and f64 math through expand-math.
 
-`test_riscv_language.py` runs each through every rung of `tnpu run --exec qemu`.
+`test/backend_riscv/test_riscv_language.py` runs each through every rung of `tnpu run --exec qemu`.
 """
 
 from __future__ import annotations

@@ -70,14 +70,14 @@ def test_a_rung_that_crashes_is_an_error_in_the_record(monkeypatch):
     """A compiler bug in one rung (here the backend running out of registers) is that
     rung's `error`; the other rungs still run and the record is still made."""
     from tnpu.compiler import kernel as compile_api
-    from tnpu.execution import rungs
+    from tnpu.execution import runner
     from tnpu.execution.runner import run_case
 
     def out_of_registers(kernel, lowered):
         raise RuntimeError("backend_riscv: out of scratch registers")
 
     monkeypatch.setattr(compile_api, "compile_kernel", out_of_registers)
-    monkeypatch.setitem(rungs.RUNGS, "oracle", _NoOracle())  # Triton's interpreter is not the point
+    monkeypatch.setitem(runner.RUNGS, "oracle", _NoOracle())  # Triton's interpreter is not the point
     case = load_case(ROOT / "examples" / "vector_add")
     result = run_case(case, mode="qemu")
     statuses = {r.name: (r.status, r.message) for r in result.rungs}

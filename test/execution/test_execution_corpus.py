@@ -54,10 +54,9 @@ def oracle(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def oracle_and_ttir_rungs_only(monkeypatch):
-    from tnpu.execution import rungs
+    from tnpu.execution import runner
 
-    monkeypatch.setattr(rungs, "RUNGS", {name: rungs.RUNGS[name] for name in ("oracle", "ttir")})
-    monkeypatch.setattr("tnpu.execution.runner.RUNGS", rungs.RUNGS)
+    monkeypatch.setattr(runner, "RUNGS", {name: runner.RUNGS[name] for name in ("oracle", "ttir")})
 
 
 @pytest.mark.parametrize("directory", INDUCTOR_CASES, ids=case_id)

@@ -32,10 +32,9 @@ def oracle(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def interpreter_rungs_only(monkeypatch):
-    from tnpu.execution import rungs
+    from tnpu.execution import runner
 
-    monkeypatch.setattr(rungs, "RUNGS", {name: rungs.RUNGS[name] for name in ("oracle", "ttir", "tile")})
-    monkeypatch.setattr("tnpu.execution.runner.RUNGS", rungs.RUNGS)
+    monkeypatch.setattr(runner, "RUNGS", {name: runner.RUNGS[name] for name in ("oracle", "ttir", "tile")})
 
 
 def check_against_triton_interpreter(kernel: GeneratedKernel, oracle: Oracle) -> None:

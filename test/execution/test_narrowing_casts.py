@@ -17,15 +17,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import Float16Type
-from test_riscv_language import kernel_case, oracle, tensor
+from kernel_cases import kernel_case, oracle, tensor
 
-from tnpu.execution import rungs
+from tnpu.execution import runner
 from tnpu.execution.rungs import RungResult
 from tnpu.execution.runner import run_case
 from tnpu.execution.tolerance import OVERFLOW, float64_reference
 from tnpu.ttir_import import import_ttir
 
-__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
+__all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
 KERNELS = Path(__file__).resolve().parent / "cast_kernels.py"
 SIZE = 1024
@@ -77,7 +77,7 @@ class _Overflow:
         self.name, self.infinite = name, infinite
 
     def run(self, context):  # noqa: ANN001, ANN201
-        right = rungs.RUNGS["qemu"].run(context)
+        right = runner.RUNGS["qemu"].run(context)
         z = right.buffers["Z"].copy()
         index = int(np.argmax(np.isinf(z) == self.infinite))
         z[index] = np.copysign(np.finfo(np.float16).max, z[index]) if self.infinite else np.inf
@@ -86,7 +86,7 @@ class _Overflow:
 
 @pytest.mark.parametrize("infinite", [True, False], ids=["finite for inf", "inf for finite"])
 def test_a_wrong_overflow_is_caught(infinite, tmp_path, oracle, monkeypatch):
-    monkeypatch.setitem(rungs.RUNGS, "wrong", _Overflow("wrong", infinite))
+    monkeypatch.setitem(runner.RUNGS, "wrong", _Overflow("wrong", infinite))
     result = run_case(cast_case(tmp_path, *CASTS[0][:5]), mode="qemu", oracle=oracle)
     assert [r.status for r in result.rungs] == ["ok"] * 5
     assert result.match is False

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_riscv_language import kernel_case, oracle, tensor
+from kernel_cases import kernel_case, oracle, tensor
 
-from tnpu.execution import rungs
+from tnpu.execution import runner
 from tnpu.execution.rungs import RungResult
 from tnpu.execution.runner import run_case
 from tnpu.execution.tolerance import NoReference, float64_reference, gamma, widen_to_float64
 from tnpu.ttir_import import import_ttir
 
-__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
+__all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
 M, N, K = 128, 64, 784
 LAUNCHES = 10
@@ -60,7 +60,7 @@ class _OffByAThousandUlps:
     modes = frozenset({"qemu"})
 
     def run(self, context):  # noqa: ANN001, ANN201
-        right = rungs.RUNGS["qemu"].run(context)
+        right = runner.RUNGS["qemu"].run(context)
         c = right.buffers["C"].copy()
         index = int(np.argmax(np.abs(c)))
         c.view(np.int32)[index] += 1000 if c[index] > 0 else -1000  # away from zero: 1000 ulps further
@@ -68,7 +68,7 @@ class _OffByAThousandUlps:
 
 
 def test_one_element_off_by_a_thousand_ulps_is_caught(gemm, oracle, monkeypatch):
-    monkeypatch.setitem(rungs.RUNGS, "wrong", _OffByAThousandUlps())
+    monkeypatch.setitem(runner.RUNGS, "wrong", _OffByAThousandUlps())
     result = run_case(gemm, mode="qemu", oracle=oracle, seed=0)
     assert result.match is False
     assert result.mismatch.startswith(f"wrong differs from the float64 evaluation in 1 of {M * N} elements")

@@ -18,12 +18,12 @@ from conftest import CORPUS
 from tnpu.backend_riscv import codegen, launch
 from tnpu.backend_riscv.target import NATIVE_MATH
 from tnpu.compiler import kernel
-from tnpu.lowering.pipeline import TnpuToTilePipeline
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
-from tnpu.passes.expand_math import ExpandMathPass
-from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.tools.tnpu_main import main
+from tnpu.transforms.expand_math import ExpandMathPass
+from tnpu.transforms.widen_half_floats import WidenHalfFloatsPass
 
 SOFTMAX = CORPUS / "inductor" / "softmax__triton_per_fused__softmax_0"
 

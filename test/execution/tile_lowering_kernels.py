@@ -14,7 +14,7 @@ dtypes are those Triton's own `test_core.py` passes (`test_cat`,
 `test_join*`, `test_interleave*`, `test_split*`, `test_gather`,
 `test_histogram`, `test_clamp*`, `test_where`).
 
-`test_riscv_tile_lowerings.py` runs each through every rung of
+`test/backend_riscv/test_riscv_tile_lowerings.py` runs each through every rung of
 `tnpu run --exec qemu --config tpuv3`.
 """
 

@@ -11,9 +11,9 @@ import pytest
 from conftest import ALL_TTIR, case_id
 from xdsl.utils.exceptions import DiagnosticException
 
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.context import tnpu_context
 from tnpu.dialects import tile
-from tnpu.lowering.pipeline import TnpuToTilePipeline
 from tnpu.ttir_import import import_ttir
 
 REFUSED = {

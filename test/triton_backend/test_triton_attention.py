@@ -33,7 +33,7 @@ from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 from tnpu.execution.inputs import generate_inputs
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import run_case
-from tnpu.interpreters.kernel import kernel_function
+from tnpu.ir_helpers import kernel_function
 from tnpu.tools.cmd_run import case_from_options
 from tnpu.triton_backend.settings import settings
 from tnpu.ttir_import import import_ttir

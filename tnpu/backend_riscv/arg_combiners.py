@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 
 from tnpu.dialects import tile
-from tnpu.passes.combiner_patterns import Pattern, commutative, is_value, select
+from tnpu.transforms.combiner_patterns import Pattern, commutative, is_value, select
 
 _FLOAT_EXTREMES: dict[str, type[Operation]] = {"ogt": arith.MaximumfOp, "olt": arith.MinimumfOp}
 _INTEGER_EXTREMES: dict[str, type[Operation]] = {"sgt": arith.MaxSIOp, "slt": arith.MinSIOp}

@@ -25,7 +25,7 @@ from tnpu.backend_riscv.printer import assembly
 from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass, kernel_symbol
 from tnpu.diagnostics import CompileError, clone_keeping_text_positions, keep_positions
 from tnpu.dialects import tile
-from tnpu.lowering.pipeline import apply_passes
+from tnpu.ir_helpers import apply_passes
 
 
 @dataclass(frozen=True)

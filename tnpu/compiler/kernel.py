@@ -34,11 +34,11 @@ from tnpu.backend_riscv.codegen import CompiledKernel, compile_kernel, lower_ker
 from tnpu.backend_riscv.launch import KernelSpec, LaunchResult, build_elf, launch
 from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
 from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.context import tnpu_context
 from tnpu.diagnostics import CompileError, clone_keeping_text_positions, compiling
 from tnpu.dialects import tile
-from tnpu.interpreters.kernel import kernel_function
-from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
+from tnpu.ir_helpers import apply_passes, kernel_function
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.timer import KernelTimer
 from tnpu.ttir_import import import_ttir

@@ -9,10 +9,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.diagnostics import one_line
-from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
-from tnpu.passes.expand_math import ExpandMathPass
+from tnpu.ir_helpers import apply_passes
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
+from tnpu.transforms.expand_math import ExpandMathPass
 
 
 def native_math(npu: NPUConfig) -> tuple[str, ...]:

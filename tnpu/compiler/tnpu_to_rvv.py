@@ -10,16 +10,17 @@ from xdsl.passes import ModulePass
 
 from tnpu.backend_riscv.target import NATIVE_MATH
 from tnpu.backend_riscv.tile_to_rvv import TileToRvvPass
-from tnpu.lowering.pipeline import TnpuToTilePipeline, apply_passes
-from tnpu.passes.expand_integer_division import ExpandIntegerDivisionPass
-from tnpu.passes.expand_math import ExpandMathPass
-from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
-from tnpu.passes.hoist_map_invariants import HoistMapInvariantsPass
-from tnpu.passes.hoist_scalar_arith import HoistScalarArithPass
-from tnpu.passes.recognise_combiners import RecogniseCombinersPass
-from tnpu.passes.recompute_cheap_maps import RecomputeCheapMapsPass
-from tnpu.passes.welford_to_sums import WelfordToSumsPass
-from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
+from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
+from tnpu.ir_helpers import apply_passes
+from tnpu.transforms.expand_integer_division import ExpandIntegerDivisionPass
+from tnpu.transforms.expand_math import ExpandMathPass
+from tnpu.transforms.fuse_tile_maps import FuseTileMapsPass
+from tnpu.transforms.hoist_map_invariants import HoistMapInvariantsPass
+from tnpu.transforms.hoist_scalar_arith import HoistScalarArithPass
+from tnpu.transforms.recognise_combiners import RecogniseCombinersPass
+from tnpu.transforms.recompute_cheap_maps import RecomputeCheapMapsPass
+from tnpu.transforms.welford_to_sums import WelfordToSumsPass
+from tnpu.transforms.widen_half_floats import WidenHalfFloatsPass
 
 RVV_STEPS: tuple[ModulePass, ...] = (
     ExpandMathPass(native=NATIVE_MATH), WidenHalfFloatsPass(), ExpandIntegerDivisionPass(), RecogniseCombinersPass(),

@@ -18,7 +18,7 @@ import numpy as np
 from tnpu.backend_riscv.launch import KernelSpec, LaunchError
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
+from tnpu.execution.rungs import Rung, RunContext, RungResult
 
 DEFAULT_VLENS = (128, 256, 512)
 
@@ -73,5 +73,3 @@ class QemuRung(Rung):
         buffers = {n: s for n, s in zip(names, first) if s is not None}
         return RungResult(self.name, "ok", buffers, notes={"vlens": [str(v) for v in vlens]})
 
-
-register_rung(QemuRung())

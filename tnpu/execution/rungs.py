@@ -2,10 +2,10 @@
 
 A rung takes the run's context (the case, its imported TTIR and compiled
 kernel, the inputs) and returns the final storage of every tensor argument, or says why it
-cannot.  `RUNGS` lists them in DESIGN.md's order of independence: the
-Triton interpreter (the oracle), then the TTIR interpreter; the tile
-interpreter, qemu and timing add themselves with `register_rung`.  The
-first rung that succeeds is the reference the others are compared with.
+cannot.  `runner.RUNGS` lists them in DESIGN.md's order of independence:
+the Triton interpreter (the oracle) and the TTIR interpreter (both here),
+then the tile interpreter, qemu and timing (each a module of its own).
+The first rung that succeeds is the reference the others are compared with.
 
 `modes` says under which `tnpu run --exec` a rung runs: `interp` (the
 interpreters), `qemu` (adds the compiled code) and `none` (no execution).
@@ -190,14 +190,3 @@ class TTIRInterpreterRung(Rung):
         notes = {"libdevice_references": sorted(result.libdevice_symbols)}
         return RungResult(self.name, "ok", result.buffers, notes=notes)
 
-
-RUNGS: dict[str, Rung] = {}
-"""Registered rungs by name, in order of truth."""
-
-
-def register_rung(rung: Rung) -> None:
-    RUNGS[rung.name] = rung
-
-
-register_rung(OracleRung())
-register_rung(TTIRInterpreterRung())

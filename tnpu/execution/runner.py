@@ -21,7 +21,10 @@ from tnpu.execution.dataflow import written_parameters
 from tnpu.execution.inputs import WORKSPACE_PARAMETERS
 from tnpu.execution.inputs import InputError, generate_inputs
 from tnpu.execution.oracle import Oracle
-from tnpu.execution.rungs import RUNGS, RunContext, RungResult
+from tnpu.execution.qemu_rung import QemuRung
+from tnpu.execution.rungs import OracleRung, Rung, RunContext, RungResult, TTIRInterpreterRung
+from tnpu.execution.tile_rung import TileInterpreterRung
+from tnpu.execution.timing_rung import TimingRung
 from tnpu.execution.tolerance import (
     NoReference,
     Reference,
@@ -29,11 +32,16 @@ from tnpu.execution.tolerance import (
     compare_to_reference,
     float64_reference,
 )
-import tnpu.execution.tile_rung  # noqa: F401  (registers the `tile` rung, after `oracle` and `ttir`)
-import tnpu.execution.qemu_rung  # noqa: F401  (registers the `qemu` rung, after `tile`)
-import tnpu.execution.timing_rung  # noqa: F401  (registers the `timing` rung, after `qemu`)
-from tnpu.interpreters.kernel import kernel_function, parameter_names
+from tnpu.ir_helpers import kernel_function, parameter_names
 from tnpu.ttir_import import decode_ttir, import_ttir
+
+RUNGS: dict[str, Rung] = {
+    rung.name: rung
+    for rung in (OracleRung(), TTIRInterpreterRung(), TileInterpreterRung(), QemuRung(), TimingRung())
+}
+"""Every rung by name, in DESIGN.md's order of truth: the Triton interpreter (the
+oracle), the TTIR interpreter, the tile interpreter, qemu, timing.  A run takes
+those of its mode in this order; the first that succeeds is the reference."""
 
 
 @dataclass

@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.diagnostics import one_line
 from tnpu.execution.case import case_launch
-from tnpu.execution.rungs import Rung, RunContext, RungResult, register_rung
+from tnpu.execution.rungs import Rung, RunContext, RungResult
 from tnpu.timing.npu_config import NPUConfigError, load_npu_config
 
 REPORTED = (
@@ -63,5 +63,3 @@ class TimingRung(Rung):
             self.name, "ok", message=summary, notes={key: record[key] for key in REPORTED}
         )
 
-
-register_rung(TimingRung())

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult, PythonValues
 from xdsl.interpreters.cf import CfFunctions
 from xdsl.ir import Operation
-from xdsl.traits import SymbolTable
 
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tt
@@ -31,6 +30,7 @@ from tnpu.interpreters.memory import Memory
 from tnpu.interpreters.scf import ScfFunctions
 from tnpu.interpreters.tt import Launch, TTFunctions
 from tnpu.interpreters.values import as_value
+from tnpu.ir_helpers import kernel_function, parameter_names
 
 FUNCTIONS: tuple[type[InterpreterFunctions], ...] = (
     TTFunctions,
@@ -69,26 +69,6 @@ class KernelResult:
     """Each pointer parameter's storage after the launch, by parameter name."""
     libdevice_symbols: frozenset[str]
     """libdevice symbols evaluated through the reference table."""
-
-
-def kernel_function(module: ModuleOp, name: str | None = None) -> tt.FuncOp:
-    """The kernel: the function called `name`, or else the module's only public `tt.func`."""
-    if name is not None:
-        found = SymbolTable.lookup_symbol(module, name)
-        if not isinstance(found, tt.FuncOp):
-            raise CompileError(module, f"has no tt.func named '{name}'")
-        return found
-    public = [
-        op for op in module.ops
-        if isinstance(op, tt.FuncOp) and (op.sym_visibility is None or op.sym_visibility.data == "public")
-    ]
-    if len(public) != 1:
-        raise CompileError(module, f"has {len(public)} public tt.func ops; name the kernel")
-    return public[0]
-
-
-def parameter_names(function: tt.FuncOp) -> list[str]:
-    return [arg.name_hint or f"arg{i}" for i, arg in enumerate(function.body.blocks.first.args)]
 
 
 def check_interpretable(module: ModuleOp) -> None:

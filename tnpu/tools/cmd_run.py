@@ -113,7 +113,7 @@ def case_from_options(args: argparse.Namespace) -> Case:
         kernel_py: Path | None = path
     else:
         from tnpu.ttir_import import import_ttir
-        from tnpu.interpreters.kernel import kernel_function, parameter_names
+        from tnpu.ir_helpers import kernel_function, parameter_names
 
         function_op = kernel_function(import_ttir(path.read_text(), str(path)))
         function = function_op.sym_name.data

@@ -32,7 +32,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from tnpu import __version__
 from tnpu.context import register_dialects
 from tnpu.diagnostics import InternalError, compiling, format_parse_error, one_line
-from tnpu.lowering.pipeline import apply_passes
+from tnpu.ir_helpers import apply_passes
 from tnpu.registry import ALL_PASSES, ALL_TARGETS
 from tnpu.ttir_import import decode_ttir, import_ttir
 from tnpu.verifier import verify_with_diagnostics

@@ -44,3 +44,12 @@ riscv_func.func @leaf() attributes {rvv.spill_slots = 0 : i64} {
 riscv_func.func @unallocated() {
   riscv_func.return
 }
+
+// -----
+
+// sp moves by one addi: a frame of more than 2032 bytes (the largest multiple
+// of 16 a 12-bit immediate reaches) is refused, naming the function.
+// CHECK: error: 'riscv_func.func' op a stack frame of 2416 bytes (more than addi reaches): 300 spill slots
+riscv_func.func @huge_frame() attributes {rvv.spill_slots = 300 : i64} {
+  riscv_func.return
+}

@@ -1,7 +1,7 @@
 // RUN: tnpu-opt %s -p welford-to-sums,tile-to-rvv | filecheck %s
 
 // Inductor's Welford combiner along the last axis, after welford-to-sums
-// (test/passes/welford-to-sums): three strip loops of ordered sums per row,
+// (test/transforms/welford-to-sums): three strip loops of ordered sums per row,
 // each computing the map right before its reduction inside the loop, nothing
 // through memory: the weights; weight * mean (vfmul); between them the row
 // mean (vmfeq.vf against 0.0, vfdiv, vmerge: the quotient, or the weighted

@@ -24,10 +24,9 @@ REFUSED: dict[str, str] = {
 
 @pytest.fixture(autouse=True)
 def interpreter_rungs_only(monkeypatch):
-    from tnpu.execution import rungs
+    from tnpu.execution import runner
 
-    monkeypatch.setattr(rungs, "RUNGS", {name: rungs.RUNGS[name] for name in ("ttir", "tile")})
-    monkeypatch.setattr("tnpu.execution.runner.RUNGS", rungs.RUNGS)
+    monkeypatch.setattr(runner, "RUNGS", {name: runner.RUNGS[name] for name in ("ttir", "tile")})
 
 
 @pytest.mark.parametrize("directory", INDUCTOR_CASES, ids=case_id)

@@ -20,8 +20,8 @@ from tnpu.context import tnpu_context
 from tnpu.dialects import tile
 from tnpu.interpreters.tile import Buffer
 from tnpu.interpreters.tile import launch as interpret
-from tnpu.passes.welford_to_sums import WelfordToSumsPass
-from tnpu.passes.widen_half_floats import WidenHalfFloatsPass
+from tnpu.transforms.welford_to_sums import WelfordToSumsPass
+from tnpu.transforms.widen_half_floats import WidenHalfFloatsPass
 
 N = 40  # not a multiple of any VLMAX, so every loop has a tail
 VLENS = (128, 512)

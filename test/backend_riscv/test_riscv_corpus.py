@@ -24,10 +24,9 @@ REFUSED = {
 
 @pytest.fixture(autouse=True)
 def ttir_and_qemu_rungs_only(monkeypatch):
-    from tnpu.execution import rungs
+    from tnpu.execution import runner
 
-    monkeypatch.setattr(rungs, "RUNGS", {name: rungs.RUNGS[name] for name in ("ttir", "qemu")})
-    monkeypatch.setattr("tnpu.execution.runner.RUNGS", rungs.RUNGS)
+    monkeypatch.setattr(runner, "RUNGS", {name: runner.RUNGS[name] for name in ("ttir", "qemu")})
 
 
 def test_at_least_95_percent_of_the_corpus_is_compiled():

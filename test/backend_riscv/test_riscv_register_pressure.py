@@ -16,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from test_riscv_language import check_every_rung, kernel_case, oracle, tensor
+from kernel_cases import check_every_rung, kernel_case, oracle, tensor
 
 from tnpu.backend_riscv.allocate_registers import RvvAllocateRegistersPass
 from tnpu.backend_riscv.lmul import usable_groups
@@ -26,9 +26,9 @@ from tnpu.diagnostics import CompileError
 from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv.types import VectorGroupType
 
-__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
+__all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
-LIT_KERNELS = sorted((Path(__file__).parent / "backend_riscv").glob("t*/*.mlir"))
+LIT_KERNELS = sorted(Path(__file__).parent.glob("t*/*.mlir"))
 
 
 def _lowered(text: str) -> ModuleOp:

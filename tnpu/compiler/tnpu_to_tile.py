@@ -1,8 +1,11 @@
-"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR; `apply_passes`."""
+"""`tnpu-to-tile`: the whole pipeline from imported TTIR to fused tile IR.
+
+A pipeline of passes from `passes/`, `lowering/` and `transforms/`, so it
+sits above them all, beside the target pipelines.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -13,14 +16,14 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
-from tnpu.diagnostics import compiling
+from tnpu.ir_helpers import apply_passes
 from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
-from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.inline_calls import InlineCallsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
 from tnpu.passes.structure_early_return import StructureEarlyReturnPass
+from tnpu.transforms.fuse_tile_maps import FuseTileMapsPass
 
 
 @dataclass(frozen=True)
@@ -51,9 +54,3 @@ class TnpuToTilePipeline(ModulePass):
             ),
         )
 
-
-def apply_passes(ctx: Context, module: ModuleOp, passes: Iterable[ModulePass]) -> None:
-    """Apply `passes` in order; a bug in one is an `InternalError` naming it and its op."""
-    for step in passes:
-        with compiling(step.name):
-            step.apply(ctx, module)

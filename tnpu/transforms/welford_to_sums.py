@@ -81,7 +81,7 @@ from xdsl.pattern_rewriter import (
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile
 from tnpu.dialects.shapes import element_type_of
-from tnpu.passes.combiner_patterns import Pattern, commutative, is_value, select
+from tnpu.transforms.combiner_patterns import Pattern, commutative, is_value, select
 
 
 def _zero(value: SSAValue) -> bool:

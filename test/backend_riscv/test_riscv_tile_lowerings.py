@@ -20,13 +20,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_riscv_language import check_against_the_ttir_interpreter, check_every_rung, kernel_case, oracle, tensor
+from kernel_cases import check_against_the_ttir_interpreter, check_every_rung, kernel_case, oracle, tensor
 
-KERNELS = Path(__file__).resolve().parent / "execution" / "tile_lowering_kernels.py"
+KERNELS = Path(__file__).resolve().parent.parent / "execution" / "tile_lowering_kernels.py"
 HOPPER = ("cuda", 90, 32)
 """A target that keeps tensor descriptors."""
 
-__all__ = ["oracle"]  # the module-scoped oracle fixture, shared with test_riscv_language
+__all__ = ["oracle"]  # the module-scoped oracle fixture of kernel_cases
 
 
 def case(tmp_path, function, arguments, constexprs, grid, input_ranges=None, target=None):  # noqa: ANN001, ANN201
