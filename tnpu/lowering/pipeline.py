@@ -19,16 +19,18 @@ from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
 from tnpu.passes.fuse_tile_maps import FuseTileMapsPass
 from tnpu.passes.inline_calls import InlineCallsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
+from tnpu.passes.power_of_two_division import PowerOfTwoDivisionPass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
 from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 
 
 @dataclass(frozen=True)
 class TnpuToTilePipeline(ModulePass):
-    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, inline-calls, ttir-to-tile, fuse-tile-maps, cse, dce.
+    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, inline-calls, power-of-two-division, ttir-to-tile, fuse-tile-maps, cse, dce.
 
     The pipeline `tnpu run` and the backends start from; each step is also a
-    pass of its own.
+    pass of its own.  Rewrites whose results must be bit-identical for every
+    consumer (power-of-two-division) run here, once, not in a consumer's steps.
     """
 
     name = "tnpu-to-tile"
@@ -43,6 +45,7 @@ class TnpuToTilePipeline(ModulePass):
                 DecomposeDotScaledPass(),
                 StructureEarlyReturnPass(),
                 InlineCallsPass(),
+                PowerOfTwoDivisionPass(),
                 TTIRToTilePass(),
                 DeadCodeElimination(),
                 FuseTileMapsPass(),
