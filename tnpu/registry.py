@@ -146,6 +146,12 @@ def _fuse_tile_maps() -> type[ModulePass]:
     return FuseTileMapsPass
 
 
+def _power_of_two_division() -> type[ModulePass]:
+    from tnpu.passes.power_of_two_division import PowerOfTwoDivisionPass
+
+    return PowerOfTwoDivisionPass
+
+
 def _tnpu_to_tile() -> type[ModulePass]:
     from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 
@@ -196,6 +202,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "decompose-dot-scaled": _decompose_dot_scaled,
     "structure-early-return": _structure_early_return,
     "inline-calls": _inline_calls,
+    "power-of-two-division": _power_of_two_division,
     "expand-math": _expand_math,
     "widen-half-floats": _widen_half_floats,
     "expand-integer-division": _expand_integer_division,

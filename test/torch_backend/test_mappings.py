@@ -127,3 +127,19 @@ def test_gemm_and_convolution_blocks_of_the_new_shapes_match_eager_under_qemu():
         torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-4)
     assert {launch.execution for launch in prof.launches} == {"qemu"}
     assert any(launch.kernel.startswith("triton_tem_fused_convolution") for launch in prof.launches)
+
+
+def test_a_convolution_over_an_image_of_odd_width_reads_its_input_as_a_box_and_matches_eager():
+    """A 7 × 7 image: the template's `p % 7`, `(p // 7) % 7`, `(p // 7) // 7` are not affine
+    over a block of pixels, but the input's row offset they make recombines to `p · C_in`
+    (tnpu/lowering/affine.py, `QuasiAffine`): the input tile is a strided `tile.load`, and its
+    values under qemu match eager, padding (the explicit mask) included."""
+    torch._dynamo.reset()
+    conv = torch.nn.Conv2d(16, 32, 3, padding=1, bias=False)
+    conv.weight = torch.nn.Parameter(conv.weight.detach().to(memory_format=torch.channels_last))
+    x = torch.randn(3, 16, 7, 7).to(memory_format=torch.channels_last)
+    with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+        out = torch.compile(conv, backend="tnpu", dynamic=False)(x)
+        torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-4)
+    assert {launch.execution for launch in prof.launches} == {"qemu"}
+    assert any(launch.kernel.startswith("triton_tem_fused_convolution") for launch in prof.launches)

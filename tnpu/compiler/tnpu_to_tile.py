@@ -21,6 +21,7 @@ from tnpu.lowering.ttir_to_tile import TTIRToTilePass
 from tnpu.passes.decompose_dot_scaled import DecomposeDotScaledPass
 from tnpu.passes.inline_calls import InlineCallsPass
 from tnpu.passes.lower_libdevice import LowerLibdevicePass
+from tnpu.passes.power_of_two_division import PowerOfTwoDivisionPass
 from tnpu.passes.strip_gpu_only import StripGpuOnlyPass
 from tnpu.passes.structure_early_return import StructureEarlyReturnPass
 from tnpu.transforms.fuse_tile_maps import FuseTileMapsPass
@@ -28,10 +29,11 @@ from tnpu.transforms.fuse_tile_maps import FuseTileMapsPass
 
 @dataclass(frozen=True)
 class TnpuToTilePipeline(ModulePass):
-    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, inline-calls, ttir-to-tile, fuse-tile-maps, cse, dce.
+    """TTIR to tile IR: strip-gpu-only, lower-libdevice, decompose-dot-scaled, structure-early-return, inline-calls, power-of-two-division, ttir-to-tile, fuse-tile-maps, cse, dce.
 
     The pipeline `tnpu run` and the backends start from; each step is also a
-    pass of its own.
+    pass of its own.  Rewrites whose results must be bit-identical for every
+    consumer (power-of-two-division) run here, once, not in a consumer's steps.
     """
 
     name = "tnpu-to-tile"
@@ -46,6 +48,7 @@ class TnpuToTilePipeline(ModulePass):
                 DecomposeDotScaledPass(),
                 StructureEarlyReturnPass(),
                 InlineCallsPass(),
+                PowerOfTwoDivisionPass(),
                 TTIRToTilePass(),
                 DeadCodeElimination(),
                 FuseTileMapsPass(),

@@ -15,6 +15,13 @@ is reshaped (row-major, a no-op in memory) to the tile's shape.
 A `Box` is the structured part of a mask: `lower[k] <= digit[k] < upper[k]`
 for every digit.
 
+A `QuasiAffine` index is an affine index plus quotient and remainder terms
+(`x // m`, `x % m` that do not split into digits because they carry, as
+`p % 7` over 512 lanes).  Terms are carried through sums and constant
+products until they recombine, `c * (x % m) + c * m * (x // m) = c * x` for a
+dividend proved non-negative, and leave an affine index; an access whose
+offsets keep terms is a gather.
+
 Every rule here is exact or refuses (returns None): a refused form is
 computed on the vector unit instead, which is always correct.  Scalars are
 `index` SSA values or Python ints; `IndexEmitter` builds them, folding
@@ -779,3 +786,174 @@ def box_broadcast(box: Box, shape: Sequence[int], emit: IndexEmitter) -> Box:
             lower.append(emit.mul(box.lower[k], new))
             upper.append(emit.mul(box.upper[k], new))
     return Box(broadcast(box.view, shape), tuple(lower), tuple(upper))
+
+
+# ---------------------------------------------------------------------------
+# Quotient and remainder terms: quasi-affine indices
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DivMod:
+    """`dividend // divisor` (`remainder` False) or `dividend % divisor` (True), kept
+    whole because it is not affine over the tile's digits (the digits carry)."""
+
+    dividend: QuasiAffine
+    divisor: int
+    remainder: bool
+    signed: bool
+    """`divsi`/`remsi` (truncating) or `divui`/`remui`: they differ on a negative
+    dividend, so they are different terms."""
+
+
+@dataclass(frozen=True)
+class QuasiAffine:
+    """`affine + sum(coefficient * term)`: an affine index plus quotient and remainder
+    terms, over the same tile shape.
+
+    A term's value is not affine, but a sum of terms can be: for `x >= 0` and
+    `m > 0`, `x = m * (x // m) + x % m`, so `c * (x % m) + c * m * (x // m)` is
+    `c * x` (`recombine`).  Inductor's convolution template reads its input at
+    `n * s_n + h * s_h + w * s_w` with `w = p % W`, `h = (p // W) % H`,
+    `n = (p // W) // H`; in a dense tensor (`s_h = W * s_w`, `s_n = H * s_h`)
+    that recombines to `p * s_w`, a strided box, though `p % W` alone is not one.
+
+    The identity needs `x // m` and `x % m` to be a matching pair: `divsi` and
+    `remsi` (both truncate) are one for any `x`, but `divui`/`remui` of a
+    negative `x`, or a floor quotient with a truncated remainder, are not.
+    The rule asks for more than it needs and is simpler to trust: `x` must be
+    *proved* non-negative (no run-time check), where every kind of quotient
+    and remainder agree.  Where it is not, the terms stay, the form has terms
+    left, and the access is a gather: always correct.
+    """
+
+    affine: AffineIndex
+    terms: tuple[tuple[int, DivMod], ...] = ()
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.affine.shape
+
+
+def _map_quasi(
+    q: QuasiAffine, transform: Callable[[AffineIndex], AffineIndex | None]
+) -> QuasiAffine | None:
+    """A shape transformation applied to the affine part and every term's dividend."""
+    new_affine = transform(q.affine)
+    if new_affine is None:
+        return None
+    terms: list[tuple[int, DivMod]] = []
+    for coefficient, term in q.terms:
+        dividend = _map_quasi(term.dividend, transform)
+        if dividend is None:
+            return None
+        terms.append((coefficient, replace(term, dividend=dividend)))
+    return QuasiAffine(new_affine, tuple(terms))
+
+
+def quasi_expand_dims(q: QuasiAffine, axis: int) -> QuasiAffine | None:
+    return _map_quasi(q, lambda a: expand_dims(a, axis))
+
+
+def quasi_broadcast(q: QuasiAffine, shape: Sequence[int]) -> QuasiAffine | None:
+    return _map_quasi(q, lambda a: broadcast(a, shape))
+
+
+def quasi_permute(q: QuasiAffine, order: Sequence[int]) -> QuasiAffine | None:
+    return _map_quasi(q, lambda a: permute(a, order))
+
+
+def quasi_reshape_units(q: QuasiAffine, shape: Sequence[int]) -> QuasiAffine | None:
+    return _map_quasi(q, lambda a: reshape_units(a, shape))
+
+
+def _affine_non_negative(a: AffineIndex, emit: IndexEmitter) -> bool:
+    """Every value of `a` is >= 0: a non-negative base and non-negative strides
+    (digits are >= 0)."""
+    return emit.is_non_negative(a.base) and all(
+        emit.is_non_negative(d.stride) for d in a.digits
+    )
+
+
+def quasi_non_negative(q: QuasiAffine, emit: IndexEmitter) -> bool:
+    """Proved: every value of `q` is >= 0.  A quotient or remainder of a
+    non-negative dividend by a positive constant is non-negative."""
+    return _affine_non_negative(q.affine, emit) and all(
+        coefficient > 0 and quasi_non_negative(term.dividend, emit)
+        for coefficient, term in q.terms
+    )
+
+
+def quasi_scale(q: QuasiAffine, factor: Scalar, emit: IndexEmitter) -> QuasiAffine | None:
+    """`q * factor`; a non-constant factor only when `q` has no terms."""
+    if q.terms and not isinstance(factor, int):
+        return None
+    terms = () if factor == 0 else tuple((c * factor, t) for c, t in q.terms)  # type: ignore[operator]
+    return QuasiAffine(scale(q.affine, factor, emit), terms)
+
+
+def quasi_add(a: QuasiAffine, b: QuasiAffine, emit: IndexEmitter) -> QuasiAffine | None:
+    """`a + b`, its terms merged and recombined where they make a whole dividend."""
+    affine_sum = add(a.affine, b.affine, emit)
+    if affine_sum is None:
+        return None
+    coefficients: dict[DivMod, int] = {}
+    for coefficient, term in (*a.terms, *b.terms):
+        coefficients[term] = coefficients.get(term, 0) + coefficient
+    return _recombine(affine_sum, coefficients, emit)
+
+
+def _recombine(
+    affine_part: AffineIndex, coefficients: dict[DivMod, int], emit: IndexEmitter
+) -> QuasiAffine | None:
+    """Replace `c * (x % m) + c * m * (x // m)` by `c * x` for every proved `x >= 0`,
+    until no pair is left (a recombined `x` may hold terms that pair in turn)."""
+    result = QuasiAffine(affine_part, ())
+    while True:
+        live = {t: c for t, c in coefficients.items() if c}
+        pair = next(
+            (
+                (rem, quo)
+                for rem in live
+                if rem.remainder
+                for quo in live
+                if not quo.remainder
+                and quo.divisor == rem.divisor
+                and quo.signed == rem.signed
+                and quo.dividend == rem.dividend
+                and live[quo] == live[rem] * rem.divisor
+                and quasi_non_negative(rem.dividend, emit)
+            ),
+            None,
+        )
+        if pair is None:
+            return QuasiAffine(result.affine, tuple((c, t) for t, c in live.items()))
+        rem, quo = pair
+        whole = quasi_scale(rem.dividend, live[rem], emit)
+        assert whole is not None  # an int coefficient
+        del live[rem], live[quo]
+        affine_sum = add(result.affine, whole.affine, emit)
+        if affine_sum is None:
+            return None
+        result = QuasiAffine(affine_sum, ())
+        for coefficient, term in whole.terms:
+            live[term] = live.get(term, 0) + coefficient
+        coefficients = live
+
+
+def quasi_divmod(
+    q: QuasiAffine, m: int, signed: bool, emit: IndexEmitter
+) -> tuple[QuasiAffine, QuasiAffine] | None:
+    """`(q // m, q % m)` for a constant `m > 0`: affine where `divmod_constant` proves
+    it, else one term each (for the matching `divsi`/`remsi` or `divui`/`remui`)."""
+    if m <= 0:
+        return None
+    if not q.terms:
+        parts = divmod_constant(q.affine, m, emit)
+        if parts is not None:
+            return QuasiAffine(parts[0]), QuasiAffine(parts[1])
+    zero = AffineIndex.uniform(q.shape, 0)
+    return (
+        QuasiAffine(zero, ((1, DivMod(q, m, remainder=False, signed=signed)),)),
+        QuasiAffine(zero, ((1, DivMod(q, m, remainder=True, signed=signed)),)),
+    )

@@ -12,6 +12,12 @@ the symbolic forms, in the algebra of `tnpu.lowering.affine`:
   size 1, and `divsi`/`remsi`/`divui`/`remui` by a
   constant when the divided digits cannot carry (`affine.divmod_constant`:
   Inductor's `x0 = xindex % 64`, `x1 = xindex // 64`);
+* where they would carry (`p % 7` over 512 lanes), a `QuasiAffine` form: an
+  affine part plus quotient and remainder terms, carried through `addi`,
+  `subi`, `muli` by a constant, casts, shape ops and `tt.addptr`, until the
+  terms recombine (`c * (x % m) + c * m * (x // m) = c * x` for a dividend
+  proved non-negative) and leave an `AffineIndex`: the convolution
+  template's `n * s_n + h * s_h + w * s_w` of a dense tensor is `p * s_w`;
 * an i1 tensor's `Box`, per-digit bounds `lower <= digit < upper`: from
   `cmpi slt/sle/sgt/sge` of two affine values whose difference changes sign
   along one digit (`affine.less_than_zero`), from splat and constant i1
@@ -28,7 +34,8 @@ bounds, and what is left of the mask an explicit mask tile.
 It gives up — the form is None — on everything else: `cmpi eq/ne` and
 unsigned comparisons, `ori`/`xori` of masks, `select`, values loaded from
 memory (an embedding's indices), products of two varying values, division by
-a non-constant or where digits would carry (`x % 3` over 256 lanes),
+a non-constant or where digits would carry and the terms do not recombine
+(`(x % 3) * 4 + (x // 3) * 10`, or a dividend not proved non-negative),
 other `tt.reshape`s, and the results of `scf.if`/`scf.while`.  Giving up is always
 correct: the lowering computes the value on the vector unit, and the access
 becomes a `tile.gather`/`tile.scatter` or keeps an explicit mask tile.
@@ -49,7 +56,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tt
 from tnpu.lowering import affine
-from tnpu.lowering.affine import AffineIndex, Box, IndexEmitter, Scalar
+from tnpu.lowering.affine import AffineIndex, Box, IndexEmitter, QuasiAffine, Scalar
 
 
 @dataclass
@@ -68,6 +75,9 @@ class PointerTensor:
     buffer: SSAValue
     index: AffineIndex | None = None
     offsets: SSAValue | None = None
+    quasi: QuasiAffine | None = None
+    """Where `index` is None: the offsets as an affine index plus quotient and
+    remainder terms, which a later `tt.addptr` may recombine into an index."""
 
 
 Pointer = ScalarPointer | PointerTensor
@@ -123,54 +133,83 @@ class Lowered:
     `value` is the tile (or scalar) computing it, present for data;
     `uniform` the scalar every element equals, if the analysis knows one;
     `index`, `box` and `pointer` its symbolic forms (see the module
-    docstring); `descriptor` a tensor descriptor's.
+    docstring); `quasi`, where `index` is None, an integer tensor's
+    quasi-affine form (affine plus quotient and remainder terms);
+    `descriptor` a tensor descriptor's.
     """
 
     value: SSAValue | None = None
     uniform: SSAValue | None = None
     index: AffineIndex | None = None
+    quasi: QuasiAffine | None = None
     box: Box | None = None
     pointer: Pointer | PointerChoice | None = None
     descriptor: Descriptor | None = None
 
 
+def quasi_of(index: AffineIndex | None, quasi: QuasiAffine | None) -> QuasiAffine | None:
+    """The quasi-affine form of a value with an affine `index` or a `quasi` form."""
+    if index is not None:
+        return QuasiAffine(index)
+    return quasi
+
+
+def settled(quasi: QuasiAffine | None) -> tuple[AffineIndex | None, QuasiAffine | None]:
+    """`(index, quasi)` of a quasi-affine result: an index when no term is left."""
+    if quasi is None:
+        return None, None
+    if not quasi.terms:
+        return quasi.affine, None
+    return None, quasi
+
+
 def symbolic_forms(
     op: Operation, operands: Sequence[Lowered], emit: IndexEmitter
-) -> tuple[AffineIndex | None, Box | None]:
-    """The affine index and box of an elementwise `arith` op's result, where proved."""
-    indices = [operand.index for operand in operands]
+) -> tuple[AffineIndex | None, Box | None, QuasiAffine | None]:
+    """The affine index, box and quasi-affine form of an elementwise `arith` op's
+    result, where proved."""
     if isinstance(op, tarith.ExtSIOp | tarith.ExtUIOp | tarith.IndexCastOp):
-        return indices[0], None
+        return operands[0].index, None, operands[0].quasi
     if isinstance(op, arith.AndIOp):
         if tt.element_type_of(op.result.type) != IntegerType(1):
-            return None, None
+            return None, None, None
         a, b = (operand.box for operand in operands)
-        return None, None if a is None or b is None else affine.intersect(a, b, emit)
-    if len(indices) != 2:
-        return None, None
-    lhs, rhs = indices
+        return None, None if a is None or b is None else affine.intersect(a, b, emit), None
+    if len(operands) != 2:
+        return None, None, None
+    lhs, rhs = (quasi_of(operand.index, operand.quasi) for operand in operands)
     if lhs is None or rhs is None:
-        return None, None
+        return None, None, None
+    result: QuasiAffine | None = None
     match op:
         case arith.AddiOp():
-            return affine.add(lhs, rhs, emit), None
+            result = affine.quasi_add(lhs, rhs, emit)
         case arith.SubiOp():
-            return affine.add(lhs, affine.scale(rhs, -1, emit), emit), None
-        case arith.MuliOp() if rhs.is_uniform():
-            return affine.scale(lhs, rhs.base, emit), None
-        case arith.MuliOp() if lhs.is_uniform():
-            return affine.scale(rhs, lhs.base, emit), None
+            negated = affine.quasi_scale(rhs, -1, emit)
+            result = None if negated is None else affine.quasi_add(lhs, negated, emit)
+        case arith.MuliOp() if not rhs.terms and rhs.affine.is_uniform():
+            result = affine.quasi_scale(lhs, rhs.affine.base, emit)
+        case arith.MuliOp() if not lhs.terms and lhs.affine.is_uniform():
+            result = affine.quasi_scale(rhs, lhs.affine.base, emit)
         case arith.DivSIOp() | arith.RemSIOp() | arith.DivUIOp() | arith.RemUIOp() if (
-            isinstance(rhs.base, int) and rhs.is_uniform()
+            not rhs.terms and rhs.affine.is_uniform() and isinstance(rhs.affine.base, int)
         ):
-            parts = affine.divmod_constant(lhs, rhs.base, emit)
-            if parts is None:
-                return None, None
-            quotient, remainder = parts
-            return (quotient if isinstance(op, arith.DivSIOp | arith.DivUIOp) else remainder), None
-        case tarith.CmpiOp():
-            return None, comparison_box(op, lhs, rhs, emit)
-    return None, None
+            signed = isinstance(op, arith.DivSIOp | arith.RemSIOp)
+            parts = affine.quasi_divmod(lhs, rhs.affine.base, signed, emit)
+            if parts is not None:
+                quotient, remainder = parts
+                result = quotient if isinstance(op, arith.DivSIOp | arith.DivUIOp) else remainder
+        case tarith.CmpiOp() if not lhs.terms and not rhs.terms:
+            return None, comparison_box(op, lhs.affine, rhs.affine, emit), None
+        case tarith.CmpiOp():  # terms may cancel in the difference
+            negated = affine.quasi_scale(rhs, -1, emit)
+            difference = None if negated is None else affine.quasi_add(lhs, negated, emit)
+            if difference is None or difference.terms:
+                return None, None, None
+            zero = AffineIndex.uniform(difference.shape, 0)
+            return None, comparison_box(op, difference.affine, zero, emit), None
+    index, quasi = settled(result)
+    return index, None, quasi
 
 
 def comparison_box(

@@ -93,7 +93,7 @@ def lower_arith_or_math(lowering: KernelLowering, op: Operation) -> None:
         lowered.uniform = lowering.insert(
             scalar.clone(value_mapper=dict(zip(body.args, uniforms)))
         ).results[0]
-    lowered.index, lowered.box = symbolic_forms(
+    lowered.index, lowered.box, lowered.quasi = symbolic_forms(
         op, [lowering.values[o] for o in op.operands], lowering.emit
     )
     lowering.values[op.results[0]] = lowered

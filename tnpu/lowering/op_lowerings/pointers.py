@@ -43,6 +43,8 @@ from tnpu.lowering.pointer_analysis import (
     PointerTensor,
     ScalarPointer,
     map_pointer,
+    quasi_of,
+    settled,
 )
 
 LOWERINGS = OpLowerings()
@@ -56,12 +58,17 @@ def lower_addptr(lowering: KernelLowering, op: tt.AddPtrOp) -> None:
         if isinstance(pointer, ScalarPointer):
             offset = lowering.emit.add(pointer.offset, lowering.index_of(op.offset))
             return ScalarPointer(pointer.buffer, offset)
-        index = None
+        index, quasi = None, None
         if pointer.index is not None and delta.index is not None:
             index = affine.add(pointer.index, delta.index, lowering.emit)
+        else:  # quotient and remainder terms may recombine into an index
+            left = quasi_of(pointer.index, pointer.quasi)
+            right = quasi_of(delta.index, delta.quasi)
+            if left is not None and right is not None:
+                index, quasi = settled(affine.quasi_add(left, right, lowering.emit))
         wide = lowering.widen_to_i64(lowering.operand_of_map(op.offset))
         offsets = lowering.map_binary(arith.AddiOp, lowering.offsets_of(pointer), wide)
-        return PointerTensor(pointer.buffer, index=index, offsets=offsets)
+        return PointerTensor(pointer.buffer, index=index, offsets=offsets, quasi=quasi)
 
     pointer = map_pointer(lowering.pointer_of(op, op.ptr), advanced)
     lowering.values[op.result] = Lowered(pointer=pointer)

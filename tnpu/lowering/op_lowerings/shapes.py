@@ -33,7 +33,7 @@ from tnpu.diagnostics import CompileError
 from tnpu.dialects import arith as tarith
 from tnpu.dialects import tile, tt
 from tnpu.lowering import affine
-from tnpu.lowering.affine import AffineIndex, Box
+from tnpu.lowering.affine import AffineIndex, Box, QuasiAffine
 from tnpu.lowering.kernel_lowering import KernelLowering, OpLowerings
 from tnpu.lowering.pointer_analysis import (
     Lowered,
@@ -101,6 +101,7 @@ def lower_shape_op(
     make_tile: Callable[[SSAValue, TensorType], Operation],
     transform_index: Callable[[AffineIndex], AffineIndex | None],
     transform_box: Callable[[Box], Box | None],
+    transform_quasi: Callable[[QuasiAffine], QuasiAffine | None],
 ) -> None:
     """Apply a shape op to every form: tiles, uniform, index, box and pointer."""
     (source,) = op.operands
@@ -118,6 +119,8 @@ def lower_shape_op(
             result.value = lowering.insert(make_tile(lowered.value, new_type)).results[0]
         if lowered.index is not None:
             result.index = transform_index(lowered.index)
+        if lowered.quasi is not None:
+            result.quasi = transform_quasi(lowered.quasi)
         if lowered.box is not None:
             result.box = transform_box(lowered.box)
         if lowered.pointer is not None:
@@ -128,10 +131,12 @@ def lower_shape_op(
         assert isinstance(pointer, PointerTensor)
         offsets = lowering.offsets_of(pointer)
         index = None if pointer.index is None else transform_index(pointer.index)
+        quasi = None if pointer.quasi is None else transform_quasi(pointer.quasi)
         offsets_type = TensorType(i64, shape)
         return PointerTensor(
             pointer.buffer,
             index=index,
+            quasi=quasi,
             offsets=lowering.insert(make_tile(offsets, offsets_type)).results[0],
         )
 
@@ -147,6 +152,7 @@ def lower_expand_dims(lowering: KernelLowering, op: tt.ExpandDimsOp) -> None:
         tile.ReshapeOp,
         lambda index: affine.expand_dims(index, axis),
         lambda box: affine.box_expand_dims(box, axis),
+        lambda quasi: affine.quasi_expand_dims(quasi, axis),
     )
 
 
@@ -159,6 +165,7 @@ def lower_broadcast(lowering: KernelLowering, op: tt.BroadcastOp) -> None:
         tile.BroadcastOp,
         lambda index: affine.broadcast(index, shape),
         lambda box: affine.box_broadcast(box, shape, lowering.emit),
+        lambda quasi: affine.quasi_broadcast(quasi, shape),
     )
 
 
@@ -171,6 +178,7 @@ def lower_reshape(lowering: KernelLowering, op: tt.ReshapeOp) -> None:
         tile.ReshapeOp,
         lambda index: affine.reshape_units(index, shape),
         lambda box: affine.box_reshape_units(box, shape),
+        lambda quasi: affine.quasi_reshape_units(quasi, shape),
     )
 
 
@@ -186,6 +194,7 @@ def lower_trans(lowering: KernelLowering, op: tt.TransOp) -> None:
         ),
         lambda index: affine.permute(index, order),
         lambda box: affine.box_permute(box, order),
+        lambda quasi: affine.quasi_permute(quasi, order),
     )
 
 
