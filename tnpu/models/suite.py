@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from tnpu.models import networks, ops
+from tnpu.models import networks, ops, real_size
 from tnpu.models.workload import SuiteEntry, Workload
 
 
@@ -14,9 +14,9 @@ class SuiteError(ValueError):
 
 
 def entries() -> dict[str, SuiteEntry]:
-    """Every entry of the suite, by name: the operations, then the models."""
+    """Every entry of the suite, by name: the operations, then the models, then the real-size models."""
     named: dict[str, SuiteEntry] = {}
-    for suite_entry in [*ops.ENTRIES, *networks.ENTRIES]:
+    for suite_entry in [*ops.ENTRIES, *networks.ENTRIES, *real_size.ENTRIES]:
         assert suite_entry.name not in named, f"two suite entries are named {suite_entry.name}"
         named[suite_entry.name] = suite_entry
     return named

@@ -13,7 +13,10 @@ cache), each stage's IR of each kernel (Triton's cache: `.ttir`, `.tile`,
 are removed.
 
 The gate (`test/models/delivered.txt`) lists the entries that are
-delivered; `check_gate` names any of them that no longer is.
+delivered; `check_gate` names any of them that no longer is.  Entries it
+marks `timing` (the real-size models, too large to emulate) are delivered
+in the `timing` execution mode: `tnpu suite` runs them so whatever `--exec`
+says.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,13 +97,19 @@ def cause_of(error: str) -> str:
 def run_suite(
     names: Sequence[str], out: Path, jobs: int = 1, configs: Sequence[str] = ("tpuv3",), execution: str = "qemu",
     timeout: float = 1800, progress: Callable[[str, dict[str, Any]], None] | None = None,
+    timing_only: Collection[str] = (),
 ) -> SuiteReport:  # fmt: skip
-    """Run each entry in its own process (module docstring); `progress(name, result)` after each."""
+    """Run each entry in its own process (module docstring); `progress(name, result)` after each.
+    The entries of `timing_only` run in the `timing` mode whatever `execution` says (real-size models:
+    `timing_entries`)."""
     out.mkdir(parents=True, exist_ok=True)
     report = SuiteReport()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {
-            pool.submit(_run_in_process, name, out / re.sub(r"[^\w.-]+", "_", name), configs, execution, timeout): name
+            pool.submit(
+                _run_in_process, name, out / re.sub(r"[^\w.-]+", "_", name), configs,
+                "timing" if name in timing_only else execution, timeout,
+            ): name
             for name in names
         }
         for future in as_completed(futures):
@@ -151,10 +160,25 @@ def _text(value: Any) -> str:
     return value.decode(errors="replace") if isinstance(value, bytes) else (value or "")
 
 
+GATE_WORDS = ("slow", "timing")
+"""What a gate line may say after its entry: `slow` (left out of CI's gate; `tnpu suite --gate` runs it),
+`timing` (too large to emulate: delivered in the `timing` execution mode, compiled and timed, not run)."""
+
+
+def gate_lines(path: Path = GATE) -> dict[str, tuple[str, ...]]:
+    """Each entry a gate file lists, with the words after it (`NAME  slow timing`; `#` comments)."""
+    lines = [line.split("#")[0].split() for line in path.read_text().splitlines()]
+    return {words[0]: tuple(words[1:]) for words in lines if words}
+
+
 def read_gate(path: Path = GATE, slow: bool = True) -> list[str]:
-    """The entries a gate file lists (`NAME`, or `NAME  slow`; `#` comments); `slow=False` leaves the slow out."""
-    entries = [line.split("#")[0].split() for line in path.read_text().splitlines()]
-    return [words[0] for words in entries if words and (slow or "slow" not in words[1:])]
+    """The entries a gate file lists (`gate_lines`); `slow=False` leaves the slow out."""
+    return [name for name, words in gate_lines(path).items() if slow or "slow" not in words]
+
+
+def timing_entries(path: Path = GATE) -> set[str]:
+    """The entries a gate file marks `timing`: `tnpu suite` and the gate run them in the `timing` mode."""
+    return {name for name, words in gate_lines(path).items() if "timing" in words}
 
 
 def check_gate(report: SuiteReport, gate: Sequence[str]) -> list[str]:

@@ -31,6 +31,7 @@ A bad file is refused with one line per bad key or value.
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -131,13 +132,21 @@ def load_npu_config(spec: str | Path) -> NPUConfig:
         if not path.is_file():
             raise NPUConfigError(f"{path}: no such file")
         return npu_config_from_mapping(_read_yaml(path.read_text(), str(path)), path.stem, str(path))
-    if str(spec) not in preset_names():
+    return _preset(str(spec))
+
+
+@functools.lru_cache(maxsize=None)
+def _preset(name: str) -> NPUConfig:
+    """A preset, parsed once per process: the presets are package data and an `NPUConfig` is frozen.
+    (The Triton backend loads the default NPU for every kernel it compiles; the YAML parse was a
+    tenth of a kernel's lowering.)"""
+    if name not in preset_names():
         raise NPUConfigError(
-            f"unknown NPU '{spec}': give a preset ({', '.join(preset_names())}) "
+            f"unknown NPU '{name}': give a preset ({', '.join(preset_names())}) "
             "or a .yaml file"
         )
-    text = resources.files(PRESET_PACKAGE).joinpath(f"{spec}.yaml").read_text()
-    return npu_config_from_mapping(_read_yaml(text, str(spec)), str(spec), str(spec))
+    text = resources.files(PRESET_PACKAGE).joinpath(f"{name}.yaml").read_text()
+    return npu_config_from_mapping(_read_yaml(text, name), name, name)
 
 
 def _read_yaml(text: str, origin: str) -> Any:

@@ -10,7 +10,8 @@ and OUT/report.json count the entries by the last stage they cleared
 (traced, TTIR, tile, RVV built, ran, matched, timed) and group the others
 by cause; OUT/NAME/ keeps the artefacts of each entry that was not
 delivered (Inductor's kernels, each stage's IR, the error).  A progress bar
-shows entries done.  Exit code 0, or 1 when --gate names an entry this run
+shows entries done.  Entries the gate file marks `timing` (the real-size
+models) run in the timing mode whatever --exec says.  Exit code 0, or 1 when --gate names an entry this run
 did not deliver.
 """
 
@@ -21,7 +22,7 @@ import sys
 from pathlib import Path
 
 from tnpu.models.suite import entries
-from tnpu.models.suite_run import GATE, check_gate, read_gate, run_suite
+from tnpu.models.suite_run import GATE, check_gate, read_gate, run_suite, timing_entries
 from tnpu.tools.command_line import UserError
 from tnpu.triton_backend.settings import EXECUTIONS
 
@@ -61,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
             progress.console.print(f"{name}: {verdict}")
             progress.update(task, advance=1, description=name)
 
-        report = run_suite(names, args.out, args.jobs, args.config or ["tpuv3"], args.execution, args.timeout, done)
+        report = run_suite(
+            names, args.out, args.jobs, args.config or ["tpuv3"], args.execution, args.timeout, done,
+            timing_only=timing_entries(args.gate or GATE),
+        )
     print(f"{len(report.delivered)} of {len(report.results)} delivered; report: {args.out / 'report.md'}")
     failed_gate = check_gate(report, gate)
     for name in failed_gate:

@@ -215,12 +215,25 @@ _TAKEN_FIRST: dict[Any, Callable[..., Any]] = {
 }  # fmt: skip
 
 
+class _Decompositions(dict):
+    """The route's decomposition table, pickled as what makes it: a call of `decompositions`.
+
+    Inductor's FX graph cache keys a compile by its arguments, this table
+    among them, pickled; Inductor's own table holds functions pickle cannot
+    name, so every tnpu graph bypassed the cache ("Cannot produce stable
+    cache key").  The table is decided by tnpu's sources and torch's
+    version, both in the key already (`cache_key_tag`)."""
+
+    def __reduce__(self) -> tuple[Callable[[], dict[Any, Callable[..., Any]]], tuple[()]]:
+        return decompositions, ()
+
+
 def decompositions() -> dict[Any, Callable[..., Any]]:
     """Inductor's decompositions, with the route's own (module docstring) taken first."""
     table = dict(select_decomp_table())
     for op, rewrite in _TAKEN_FIRST.items():
         table[op] = _first_of(rewrite, table.get(op))
-    return table | fast_paths.decompositions(attention_by_matmul)
+    return _Decompositions(table | fast_paths.decompositions(attention_by_matmul))
 
 
 def _first_of(first: Callable[..., Any], then: Callable[..., Any] | None) -> Callable[..., Any]:
