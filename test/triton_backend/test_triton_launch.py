@@ -20,8 +20,9 @@ import triton.language as tl
 from triton import knobs
 
 from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
+import tnpu
 from tnpu.triton_backend.compiler import KernelRefusedError
-from tnpu.triton_backend.launcher import TnpuLaunchError
+from tnpu.triton_backend.launcher import TimingOnlyWarning, TnpuLaunchError
 from tnpu.triton_backend.settings import settings
 
 
@@ -163,7 +164,7 @@ def test_an_argument_of_the_wrong_type_is_refused():
 def test_a_bad_setting_is_one_line():
     settings.execution = "gpu"
     try:
-        with pytest.raises(ValueError, match=r"^execution \(TNPU_EXEC\) is 'gpu': give qemu or interp$"):
+        with pytest.raises(ValueError, match=r"^execution \(TNPU_EXEC\) is 'gpu': give qemu or interp or timing$"):
             _scale(torch.ones(2, 2), torch.empty(2, 2))
     finally:
         settings.execution = None
@@ -235,3 +236,17 @@ def test_a_kernel_freed_after_the_harness_takes_the_driver_leaves_quietly(tmp_pa
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["15.0"]
     assert "Exception ignored" not in run.stderr, run.stderr
+
+
+@triton.jit
+def _double(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=offsets < n) * 2, mask=offsets < n)
+
+
+def test_in_the_timing_mode_a_launch_is_timed_not_run_and_says_its_outputs_are_unwritten():
+    x, out = torch.arange(100.0), torch.full((100,), -1.0)
+    with settings.scoped(execution="timing"), tnpu.profile() as prof, pytest.warns(TimingOnlyWarning, match="not written"):
+        _double[(4,)](x, out, 100, BLOCK=32)
+    assert torch.equal(out, torch.full((100,), -1.0)), "nothing ran"
+    assert prof.launches[0].execution == "timing only" and prof.total_cycles > 0
