@@ -127,10 +127,10 @@ class DivideByPowerOfTwo(RewritePattern):
         product.location = op.location
         product.result.name_hint = op.result.name_hint
         divisor_op = op.rhs.owner
-        rewriter.insert_op(constant)
-        rewriter.replace_op(op, product)
+        rewriter.insert(constant)
+        rewriter.replace(op, product)
         if isinstance(divisor_op, arith.ConstantOp) and not divisor_op.result.uses:
-            rewriter.erase_op(divisor_op)
+            rewriter.erase(divisor_op)
 
 
 @dataclass(frozen=True)
