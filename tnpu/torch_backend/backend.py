@@ -36,8 +36,8 @@ from tnpu.torch_backend.options import CompileOptions
 from tnpu.torch_backend.wrapper import KERNEL_SOURCE_NODES, compiling_with, source_line
 from tnpu.triton_backend.binary import source_digest
 from tnpu.triton_backend.compiler import KernelRefusedError
-from tnpu.triton_backend.refusals import parse_refusal, refusal_message
 from tnpu.triton_backend.driver import tnpu_driver_active
+from tnpu.triton_backend.refusals import parse_refusal, refusal_message
 from tnpu.triton_backend.settings import settings
 
 
