@@ -1,4 +1,5 @@
-"""GEMM and convolution blocks from the NPU description (tnpu/torch_backend/mappings.py)."""
+"""GEMM and convolution blocks, and persistent reductions' rows, from the NPU description
+(tnpu/torch_backend/mappings.py)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,28 @@ def test_the_mappings_hold_in_their_scope_only():
         inside = type(get_template_heuristic(mm_template.uid, "cpu", "addmm"))
     assert inside.__name__ == "NpuAddmmTemplateConfigHeuristic"
     assert type(get_template_heuristic(mm_template.uid, "cpu", "addmm")) is before
+
+
+def test_a_persistent_reduction_is_offered_a_vectors_sublanes_of_rows():
+    """512 rows of 512: Inductor offers one row per program (fewer than 1,024 rows, a GPU's
+    occupancy rule); in the mappings' scope also 8 (tpuv3's f32 sublanes).  A reduction's
+    configurations are ranked by modeled time with autotuning on or off, and 8 rows win:
+    64 programs."""
+    from torch._inductor.runtime import triton_heuristics
+
+    assert mappings.reduction_rows(load_npu_config("tpuv3")) == 8
+    assert mappings.reduction_rows(load_npu_config("tpuv6e")) == 16
+    original = triton_heuristics._persistent_reduction_configs
+    launches = {}
+    for autotune in (True, False):
+        torch._dynamo.reset()
+        softmax = torch.compile(torch.nn.Softmax(dim=1), backend="tnpu", dynamic=False,
+                                options={"execution": "timing", "autotune": autotune})  # fmt: skip
+        with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+            softmax(torch.randn(512, 512))
+        (launches[autotune],) = prof.launches
+    assert triton_heuristics._persistent_reduction_configs is original
+    assert launches[True].grid[0] == launches[False].grid[0] == 64
 
 
 def _timed(function, *inputs):

@@ -50,11 +50,29 @@ input channels.  Its blocks follow the same rules with M = N·H·W, N =
 C_out, K = C_in per tap: the output channels fill the array's columns, never
 one GEMM per output channel.
 
+A persistent reduction (a softmax or a layer norm whose row fits one
+program) holds `XBLOCK` rows per program.  Inductor offers a block of
+several rows only when there are at least 1,024 rows (`xnumel // 8 < 128`
+in `_persistent_reduction_configs`: a GPU needs 128 programs to fill its
+SMs) and when the block has at most 4,096 elements (a GPU's registers);
+otherwise one row per program.  An NPU core runs the programs one after
+another and holds the block in its scratchpad, so neither limit applies;
+what a row-per-program mapping costs it is the vector: a vector register
+is `lanes` lanes by `width / lanes` sublanes (8 × 128 f32 on tpuv3), and a
+program of one row leaves the cross-lane steps of its reductions to one
+row where they could serve a sublane's worth.  So a persistent reduction
+is also offered `reduction_rows(npu)` rows per program (8 on tpuv3, 16 on
+tpuv6e), and autotuning by simulated cycles picks (a softmax of 512 rows
+of 512: 39,226 cycles with a row per program, 19,992 with 8).
+
 `npu_mappings()` offers these configurations to Inductor in its scope,
 through Inductor's own hooks: its template-heuristic registry (for the
 `mm` and `bmm` templates on device `cpu`, Inductor's
 `override_template_heuristics`) and its choices handler (for convolutions,
-`V.set_choices_handler`).  Nothing changes outside the scope.
+`V.set_choices_handler`); for persistent reductions, the function
+Inductor's `persistent_reduction` heuristic takes its configurations from
+(`_persistent_reduction_configs`), for CPU tensors only.  Nothing changes
+outside the scope.
 """
 
 from __future__ import annotations
@@ -271,10 +289,54 @@ def _choices_class() -> type:
     return NpuChoices
 
 
+def reduction_rows(npu: NPUConfig) -> int:
+    """Rows a persistent reduction's program is offered: a vector's sublanes at f32."""
+    return max(1, npu.vector_width(32) // npu.vpu_num_lanes)
+
+
+def _with_reduction_rows(configs_of: Any) -> Any:
+    """Inductor's persistent-reduction configurations, plus `reduction_rows` rows per program
+    for CPU tensors (module docstring)."""
+    from torch._inductor.runtime import triton_heuristics
+
+    @functools.wraps(configs_of)
+    def persistent_reduction_configs(size_hints: Any, reduction_hint: Any = False,
+                                     inductor_meta: Any = None, triton_meta: Any = None) -> Any:  # fmt: skip
+        from tnpu.triton_backend.settings import settings
+
+        configs = configs_of(size_hints, reduction_hint, inductor_meta, triton_meta)
+        rows = reduction_rows(settings.npu())
+        offered = {config.kwargs.get("XBLOCK") for config in configs}
+        if triton_meta["device"].type != "cpu" or "y" in size_hints or rows in offered or size_hints["x"] < rows:
+            return configs
+        config = triton_heuristics.triton_config_reduction(
+            size_hints, rows, triton_heuristics.get_total_reduction_numel(size_hints), register_intensive=True,
+            reduction_hint=reduction_hint, warp_size=triton_meta["device"].warp_size_or_default,
+        )  # fmt: skip
+        for prefix in size_hints:
+            if triton_heuristics.prefix_is_reduction(prefix):
+                config.kwargs.pop(f"{prefix.upper()}BLOCK")
+        return [*configs, config]
+
+    return persistent_reduction_configs
+
+
+@contextlib.contextmanager
+def _reduction_rows_offered() -> Iterator[None]:
+    from torch._inductor.runtime import triton_heuristics
+
+    original = triton_heuristics._persistent_reduction_configs
+    triton_heuristics._persistent_reduction_configs = _with_reduction_rows(original)
+    try:
+        yield
+    finally:
+        triton_heuristics._persistent_reduction_configs = original
+
+
 @contextlib.contextmanager
 def npu_mappings() -> Iterator[None]:
     """In the scope, Inductor's GEMM and convolution templates for CPU tensors are offered the
-    NPU's blocks (module docstring)."""
+    NPU's blocks, and its persistent reductions a block of rows (module docstring)."""
     from torch._inductor.kernel.bmm import bmm_template
     from torch._inductor.kernel.mm import mm_template
     from torch._inductor.template_heuristics.registry import override_template_heuristics
@@ -285,6 +347,7 @@ def npu_mappings() -> Iterator[None]:
         override_template_heuristics("cpu", [(mm_template.uid, "mm"), (bmm_template.uid, "bmm")], plain),
         override_template_heuristics("cpu", [(mm_template.uid, "addmm"), (bmm_template.uid, "baddbmm")], with_bias),
         V.set_choices_handler(_choices_class()()),
+        _reduction_rows_offered(),
     ):
         yield
 
