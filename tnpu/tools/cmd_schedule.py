@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     entries = scenario.get("streams")
     if not isinstance(entries, list) or not entries:
         raise UserError(f"{origin}: streams: expected a list of streams, each a mapping")
-    base = args.scenario.parent
+    base = args.scenario.resolve().parent
     specs = [_stream_spec(entry, f"{origin}: streams[{i}]", chip, base) for i, entry in enumerate(entries)]
     programs: dict[tuple[str, int], Program] = {}
     streams = []
