@@ -241,6 +241,7 @@ def test_a_serving_loop_submits_as_requests_finish():
         scheduler.submit("loop", index, program, 0, scheduler.now)
     done += scheduler.run()
     assert [r.finish for r in done] == pytest.approx([100, 250, 400, 550])
+    assert scheduler.idle() and scheduler.run(until=10.0) == [] and scheduler.now == pytest.approx(550)
 
 
 def test_the_trace_has_a_track_per_stream_and_per_core():

@@ -152,8 +152,10 @@ class ChipScheduler:
         return not self.arrivals and all(b is None for b in self.busy) and not any(self.queues)
 
     def run(self, until: float = float("inf")) -> list[Request]:
-        """Simulate to `until` (or until every request has finished); the requests finished meanwhile."""
+        """Simulate to `until` (or until every request has finished); the requests finished meanwhile.
+        A time already past runs nothing."""
         done_before = len(self.finished)
+        until = max(until, self.now)
         while True:
             self._start_waiting()
             running = [(p, b) for p, b in enumerate(self.busy) if b is not None]
