@@ -56,24 +56,15 @@ def md1_mean(service: float, load: float) -> float:
     return service + load * service / (2 * (1 - load))
 
 
-def arrivals_at(load: float, programs: dict[str, Program], partitions: tuple[int, ...]) -> list[Stream]:
-    """A Poisson stream per program at `load` of its solo latency on one core, over the time
-    `REQUESTS` requests of the slowest take to arrive."""
-    npu = load_npu_config("tpuv3x2")
-    solo_us = {name: npu.cycles_to_us(program_on_one_core(name).solo_cycles) for name in programs}
+def arrivals_at(load: float, programs: dict[str, Program], solo_us: dict[str, float], partitions: tuple[int, ...]) -> list[Stream]:
+    """A Poisson stream per program at `load` of its solo latency on one core (`solo_us`), over the
+    time `REQUESTS` requests of the slowest take to arrive."""
     duration_s = REQUESTS * max(solo_us.values()) / 1e6 / load
     return [
         Stream(name, programs[name], partition,
                poisson_arrivals(load / solo_us[name] * 1e6, round(duration_s * load / solo_us[name] * 1e6), seed=SEED + i))
         for i, (name, partition) in enumerate(zip(programs, partitions))
     ]  # fmt: skip
-
-
-_ONE_CORE: dict[str, Program] = {}
-
-
-def program_on_one_core(name: str) -> Program:
-    return _ONE_CORE[name]
 
 
 def main() -> None:
@@ -92,7 +83,7 @@ def main() -> None:
 
     # 1. Solo latencies.
     one = {name: program(w, name, v3x2, 1) for name, w in workloads.items()}
-    _ONE_CORE.update(one)
+    solo_us = {name: v3x2.cycles_to_us(p.solo_cycles) for name, p in one.items()}
     two = {name: program(w, name, v3x2, 2) for name, w in workloads.items()}
     v4_two = {name: program(w, name, v4, 2) for name, w in workloads.items()}
     us = v3x2.cycles_to_us
@@ -117,14 +108,14 @@ def main() -> None:
             f"{request.latency / one[name].solo_cycles - 1:+.2%} |")
 
     # 3. Poisson load on both partitions.
-    say(f"\n### Poisson arrivals at rising load, partitions [1, 1]\n")
+    say("\n### Poisson arrivals at rising load, partitions [1, 1]\n")
     say(f"Load is each stream's arrival rate times its solo latency; both streams arrive over the same\n"
         f"time, {REQUESTS} requests of the slower one (seeds {SEED} and {SEED + 1}).  Utilization is over the run.\n")
     say("| load | program | rate /s | p50 µs | p90 µs | p99 µs | mean µs | M/D/1 mean µs | mean / M/D/1 | core util | DRAM util |")
     say("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     curves: dict[str, list[tuple[float, float, float, float, float]]] = {name: [] for name in MODELS}
     for load in LOADS:
-        streams = arrivals_at(load, one, partitions=(0, 1))
+        streams = arrivals_at(load, one, solo_us, partitions=(0, 1))
         run = simulate(chip, streams)
         util = run.utilization()
         if args.trace and load == 0.5:
@@ -140,11 +131,11 @@ def main() -> None:
 
     # 4. The same offered load, the chip unpartitioned.
     shared = Chip(v3x2, (2,))
-    say(f"\n### The same arrivals on the unpartitioned chip (both programs on both cores, first come first served)\n")
+    say("\n### The same arrivals on the unpartitioned chip (both programs on both cores, first come first served)\n")
     say("| load per stream | program | p50 µs | p99 µs | mean µs | partitioned mean µs |")
     say("| ---: | --- | ---: | ---: | ---: | ---: |")
     for load in (0.1, 0.5, 0.8):
-        streams = arrivals_at(load, two, partitions=(0, 0))
+        streams = arrivals_at(load, two, solo_us, partitions=(0, 0))
         run = simulate(shared, streams)
         partitioned = simulate(chip, [Stream(s.name, one[s.name], i, s.arrivals_us) for i, s in enumerate(streams)])
         for name in MODELS:
