@@ -26,6 +26,13 @@
   candidate once for real before timing it.  With `max_autotune_gemm` it
   is on by default, so a `Linear` followed by an activation failed to
   compile from a plain script.
+* kernels compiled in the compiling process (`compile_threads = 1`):
+  Inductor's compile workers are other processes, which see neither the
+  compile's scoped settings (the NPU in force, the execution mode) nor the
+  mappings' scope, so a kernel compiled there was offered Inductor's
+  configurations, not the NPU's (a softmax of 512 rows got one row per
+  program once the worker pool had warmed up), and was built for the
+  default NPU and execution mode.
 * the autotuning tables Inductor prints to stderr in max-autotune mode
   off (`autotune_num_choices_displayed`, `max_autotune_report_choices_stats`): the user asked for tnpu, not
   for max-autotune, and the choices are in the profile
@@ -92,6 +99,7 @@ def inductor_config(options: CompileOptions) -> dict[str, Any]:
         "benchmark_fusion": False,
         "autotune_num_choices_displayed": 0,
         "max_autotune_report_choices_stats": False,
+        "compile_threads": 1,
     }
 
 
