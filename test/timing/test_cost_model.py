@@ -275,3 +275,31 @@ def test_a_take_permutes_each_result_vector_from_every_source_vector_it_may_reac
     assert along_columns.busy_cycles == 16 * 16 * lane
     assert along_rows.latency_cycles == npu_.op_latency("cross_lane")
     assert along_columns.ideal_cycles <= along_columns.busy_cycles
+
+
+def test_a_reduction_across_the_dram_contiguous_axis_folds_whole_vectors():
+    """A [128, 512] tile loaded with strides [1, 512] (128 columns of a row-major matrix,
+    512 rows): the DMA writes each row's 128 contiguous columns across the lanes, so reducing
+    along axis 1 (the rows) combines whole vectors; loaded with strides [512, 1] the same
+    reduction crosses lanes.  Through the map between load and reduction alike."""
+    reduce_along_1 = """
+  %t = tile.load %x[0] strides [{strides}] : !tile.buffer<f32> -> tensor<128x512xf32>
+  %m = tile.map %t : tensor<128x512xf32> -> tensor<128x512xf32> {{
+  ^bb0(%a: f32):
+    %s = arith.mulf %a, %a : f32
+    tile.yield %s : f32
+  }}
+  %r = tile.reduce %m {{axis = 1 : i32}} : tensor<128x512xf32> -> tensor<128xf32> {{
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }}"""
+    model, [_, columns] = compute_costs(reduce_along_1.format(strides="1, 512"))
+    _, [_, rows] = compute_costs(reduce_along_1.format(strides="512, 1"))
+    width, combine = model.npu.vector_width(32), (1, model.npu.op_latency("arith.addf"))
+    lane = model.cross_lane
+    assert (columns.busy_cycles, columns.latency_cycles) == reduction_cycles((512, 128), 0, width, combine, lane)
+    assert (rows.busy_cycles, rows.latency_cycles) == reduction_cycles((128, 512), 1, width, combine, lane)
+    # 8 rows of 128 columns per vector: 504 folds of a vector, then 3 steps across the 8.
+    assert columns.busy_cycles == (512 - 8) * 128 // width + 3 * 1 * (lane[0] + 1)
+    assert columns.busy_cycles < rows.busy_cycles

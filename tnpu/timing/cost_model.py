@@ -30,7 +30,7 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
 from xdsl.dialects.math import FmaOp
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from tnpu.dialects import tile
@@ -171,6 +171,38 @@ def lane_segment(shape: tuple[int, ...], axis: int, width: int) -> tuple[int, in
     inner = math.prod(shape[axis + 1 :])
     segment = min(n, max(1, width // inner)) if inner < width else 1
     return n, segment, ceil_log2(segment)
+
+
+def contiguous_axis(value: SSAValue) -> int | None:
+    """The axis along which the tile `value` lies contiguous in DRAM, if it is a load's.
+
+    Followed back through elementwise `tile.map`s (an operand of the result's
+    shape) to a `tile.load`: its one axis of static stride 1.  None when
+    there is no such load or axis.
+    """
+    shape = tile.shape_of(value.type)
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, tile.LoadOp):
+            ones = [axis for axis, stride in enumerate(owner.static_strides.get_values()) if stride == 1]
+            return ones[0] if len(ones) == 1 else None
+        if isinstance(owner, tile.MapOp):
+            pending.extend(operand for operand in reversed(owner.operands) if tile.shape_of(operand.type) == shape)
+    return None
+
+
+def in_lane_order(shape: tuple[int, ...], axis: int, lane_axis: int | None) -> tuple[tuple[int, ...], int]:
+    """`shape` with `lane_axis` moved last, and where `axis` goes: the order the vector
+    unit holds the tile in when its DMA wrote DRAM-contiguous runs across the lanes."""
+    if lane_axis is None or lane_axis == len(shape) - 1:
+        return shape, axis
+    order = [a for a in range(len(shape)) if a != lane_axis] + [lane_axis]
+    return tuple(shape[a] for a in order), order.index(axis)
 
 
 def ceil_log2(count: int) -> int:
@@ -385,6 +417,8 @@ class TileCostModel:
         combine = (max(body.issue, 1), body.latency)
         shape = tile.shape_of(op.inputs[0].type)
         axis = op.axis.value.data
+        if isinstance(op, tile.ReduceOp):
+            shape, axis = in_lane_order(shape, axis, contiguous_axis(op.inputs[0]))
         width = self.width(op)
         formula = reduction_cycles if isinstance(op, tile.ReduceOp) else scan_cycles
         busy, latency = formula(shape, axis, width, combine, self.cross_lane)
