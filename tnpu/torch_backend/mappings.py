@@ -65,6 +65,16 @@ is also offered `reduction_rows(npu)` rows per program (8 on tpuv3, 16 on
 tpuv6e), and autotuning by simulated cycles picks (a softmax of 512 rows
 of 512: 39,226 cycles with a row per program, 19,992 with 8).
 
+A reduction along an axis other than the minor one (a column reduction)
+is held whole in a program, as one along the minor axis is, up to
+`PERSISTENT_REDUCTION_LIMIT` elements (Inductor's limit for the minor
+axis).  Inductor loops such a reduction beyond 64 elements, for a GPU's
+reasons (its warps coalesce along the block's other axis, and a whole
+column block costs registers); an NPU reads the column block as one
+strided box into its scratchpad, and a softmax held whole reads its input
+once rather than once per pass (attention's softmax along dim −2: three
+reads of the scores looped, one persistent).
+
 `npu_mappings()` offers these configurations to Inductor in its scope,
 through Inductor's own hooks: its template-heuristic registry (for the
 `mm` and `bmm` templates on device `cpu`, Inductor's
@@ -276,10 +286,21 @@ def _heuristic_classes() -> tuple[type, type]:
 
 @functools.cache
 def _choices_class() -> type:
+    from torch._inductor import config as inductor_config
     from torch._inductor.choices import InductorChoices
+    from torch._inductor.virtualized import V
 
     class NpuChoices(InductorChoices):
-        """Inductor's choices, convolution configurations from the NPU in force for CPU tensors."""
+        """Inductor's choices: convolution configurations from the NPU in force for CPU tensors,
+        and persistent reductions along any axis (module docstring)."""
+
+        @staticmethod
+        def should_use_persistent_reduction(features: Any, cooperative_reduction: bool) -> bool:
+            if InductorChoices.should_use_persistent_reduction(features, cooperative_reduction):
+                return True
+            if not inductor_config.triton.persistent_reductions or cooperative_reduction:
+                return False
+            return V.graph.sizevars.statically_known_leq(features.reduction_numel, PERSISTENT_REDUCTION_LIMIT)
 
         def get_conv_configs(self, device_type: str | None = "cuda") -> Any:
             if device_type == "cpu":
@@ -287,6 +308,10 @@ def _choices_class() -> type:
             return super().get_conv_configs(device_type)
 
     return NpuChoices
+
+
+PERSISTENT_REDUCTION_LIMIT = 1024
+"""Longest reduction a program holds whole, along any axis: Inductor's limit along the minor axis."""
 
 
 def reduction_rows(npu: NPUConfig) -> int:
