@@ -90,6 +90,21 @@ def test_a_persistent_reduction_is_offered_a_vectors_sublanes_of_rows():
     assert launches[True].grid[0] == launches[False].grid[0] == 64
 
 
+def test_a_softmax_along_columns_is_one_kernel_of_lane_wide_column_blocks():
+    """A softmax along dim -2 of 4 x 256 x 512 (attention's, as PyTorchSim writes it): one
+    persistent kernel (the 256-long columns held whole), 128 columns per program (tpuv3's
+    lanes): 4 x 512 / 128 = 16 programs, near its DRAM roofline (the scores read once, the
+    result written once)."""
+    torch._dynamo.reset()
+    softmax = torch.compile(lambda x: x.softmax(dim=-2), backend="tnpu", dynamic=False,
+                            options={"execution": "timing"})  # fmt: skip
+    with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+        softmax(torch.randn(4, 256, 512))
+    (launch,) = prof.launches
+    assert launch.grid == (16, 1, 1)
+    assert launch.report.compulsory_ratio < 1.3
+
+
 def _timed(function, *inputs):
     torch._dynamo.reset()
     compiled = torch.compile(function, backend="tnpu", dynamic=False,
