@@ -134,6 +134,65 @@ def structured_transfer_bytes(
     return elements * element_bytes, runs * requests_per_run * request_bytes
 
 
+def window_transfer_bytes(
+    tile_shape: tuple[int, ...],
+    element_bytes: int,
+    offset: np.ndarray,
+    lower: list[np.ndarray],
+    upper: list[np.ndarray],
+    strides: list[np.ndarray],
+    request_bytes: int,
+    capacity_bytes: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes transferred, DRAM bytes) of a load in a loop, the iterations along the last
+    axis of the arrays, when the scratchpad keeps the loop's *window*.
+
+    A load whose boxes over the iterations overlap (a convolution's taps: the
+    same input block shifted by a pixel) brings each byte of the window —
+    the bounding box of the boxes, in the frame of the first — into the
+    scratchpad once: the first iteration loads its box, the others the rest
+    of the window, an equal share each.  As a TPU convolution keeps its input
+    window in VMEM and reads each tap's shifted view there.  It applies where
+    the strides are the same at every point and iteration and positive, each
+    iteration's offset is the first's shifted by whole steps of the strides,
+    the window fits `capacity_bytes`, and it moves fewer DRAM bytes than the
+    boxes one by one; elsewhere each iteration's box costs what
+    `structured_transfer_bytes` says.
+    """
+    payload, dram = structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
+    shape = np.broadcast_shapes(np.shape(offset), np.shape(dram), *(np.shape(v) for v in (*lower, *upper)))
+    steps = [np.asarray(stride) for stride in strides]
+    if not shape or shape[-1] < 2 or any(s.size == 0 or (s != s.flat[0]).any() or s.flat[0] <= 0 for s in steps):
+        return payload, dram
+    strides_ = [int(s.flat[0]) for s in steps]
+    offset = np.broadcast_to(offset, shape)
+    residual = offset - offset[..., :1]
+    lows, highs = [], []
+    for d in sorted(range(len(strides_)), key=lambda d: -strides_[d]):
+        shift = np.sign(residual) * (np.abs(residual) // strides_[d])
+        residual = residual - shift * strides_[d]
+        low = np.broadcast_to(np.clip(lower[d], 0, tile_shape[d]), shape) + shift
+        high = np.broadcast_to(np.clip(upper[d], 0, tile_shape[d]), shape) + shift
+        lows.append((d, low.min(axis=-1)))
+        highs.append((d, np.maximum(high, low).max(axis=-1)))
+    extents = {d: highs[i][1] - lows[i][1] for i, (d, _) in enumerate(lows)}
+    window_shape = tuple(extents[d] for d in range(len(strides_)))
+    zero = [np.int64(0)] * len(strides_)
+    window_payload, window_dram = structured_transfer_bytes(
+        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes
+    )  # type: ignore[arg-type]
+    payload, dram = np.broadcast_to(payload, shape), np.broadcast_to(dram, shape)
+    kept = (residual == 0).all(axis=-1) & (window_payload <= capacity_bytes) & (window_dram < dram.sum(axis=-1))
+    rest = shape[-1] - 1
+
+    def shared(total: np.ndarray, each: np.ndarray) -> np.ndarray:
+        later = -(-np.maximum(total - each[..., 0], 0) // rest)
+        windowed = np.concatenate([each[..., :1], np.broadcast_to(later[..., None], (*shape[:-1], rest))], axis=-1)
+        return np.where(kept[..., None], windowed, each)
+
+    return shared(window_payload, payload), shared(window_dram, dram)
+
+
 def indexed_transfer_bytes(
     elements: int, element_bytes: int, request_bytes: int, run: int = 1
 ) -> tuple[int, int]:
@@ -473,6 +532,22 @@ class TileCostModel:
         return structured_transfer_bytes(
             tile_shape, element_bytes, lower, upper, strides, self.npu.dram_req_size
         )
+
+    def window_transfer_costs(
+        self,
+        tile_shape: tuple[int, ...],
+        element_bytes: int,
+        offset: np.ndarray,
+        lower: list[np.ndarray],
+        upper: list[np.ndarray],
+        strides: list[np.ndarray],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(bytes transferred, DRAM bytes) of a load over a loop's iterations, the window kept
+        in half the scratchpad (the other half double-buffers the loop's other tiles)."""
+        return window_transfer_bytes(
+            tile_shape, element_bytes, offset, lower, upper, strides, self.npu.dram_req_size,
+            self.npu.scratchpad_bytes // 2,
+        )  # fmt: skip
 
     def transfer_cost(self, op: tile.StructuredTransfer, payload: int, dram: int) -> TransferCost:
         """A load or store moving `payload` bytes with `dram` bytes of requests."""

@@ -48,7 +48,10 @@ input channels tile of the input under one filter tap times a `BLOCK_K ×
 BLOCK_N` slice of the weights, accumulated over the kh × kw taps and the
 input channels.  Its blocks follow the same rules with M = N·H·W, N =
 C_out, K = C_in per tap: the output channels fill the array's columns, never
-one GEMM per output channel.
+one GEMM per output channel.  The taps share one input window in the
+scratchpad (docs/timing.md, "A loop's window"), so the estimate loads a
+block of the input once over the kh × kw taps (`_filter_taps`, from the
+FX node Inductor is lowering) and the weights at every tap.
 
 A persistent reduction (a softmax or a layer norm whose row fits one
 program) holds `XBLOCK` rows per program.  Inductor offers a block of
@@ -93,6 +96,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -179,10 +183,12 @@ def estimated_cycles(
     Per K step the larger of the arrays' cycles and the step's loads at the
     DRAM's bandwidth; per program its output's store; programs spread over
     the cores; one DRAM latency to start.  `steps_per_k` repeats the K loop
-    (a convolution's kh × kw filter taps)."""
+    (a convolution's kh × kw filter taps), whose steps share one input window
+    in the scratchpad (`window_transfer_bytes`): `a`'s block is loaded once
+    over the taps, `b`'s at every step."""
     bandwidth = npu.dram_bytes_per_cycle
     steps = -(-k // blocks.k) * steps_per_k
-    loads = (blocks.m + blocks.n) * blocks.k * element_bytes / bandwidth
+    loads = (blocks.m / steps_per_k + blocks.n) * blocks.k * element_bytes / bandwidth
     store = blocks.m * blocks.n * element_bytes / bandwidth
     programs = -(-m // blocks.m) * -(-n // blocks.n) * batch
     per_program = steps * max(step_cycles(npu, blocks), loads) + store
@@ -268,7 +274,20 @@ def conv_configs(m: Any, n: Any, k: Any, dtype_size: int = 4, **_: Any) -> Gener
     channels, K = input channels per filter tap, on the NPU in force."""
     from tnpu.triton_backend.settings import settings
 
-    yield from _triton_configs(gemm_blocks(settings.npu(), _hint(m), _hint(n), _hint(k), dtype_size or 4))
+    blocks = gemm_blocks(settings.npu(), _hint(m), _hint(n), _hint(k), dtype_size or 4, steps_per_k=_filter_taps())
+    yield from _triton_configs(blocks)
+
+
+def _filter_taps() -> int:
+    """The kh × kw (× kd) filter taps of the convolution Inductor is lowering: it passes the
+    config generator M, N and K only; the taps are its FX node's weight's trailing sizes."""
+    import torch.fx
+    from torch._inductor.virtualized import V
+
+    node = getattr(V.graph, "current_node", None)
+    weight = node.args[1] if node is not None and len(node.args) > 1 else None
+    value = weight.meta.get("val") if isinstance(weight, torch.fx.Node) else None
+    return math.prod(_hint(size) for size in value.shape[2:]) if value is not None else 1
 
 
 @functools.cache
