@@ -196,3 +196,22 @@ def test_a_tiny_decoder_is_compiled_once_per_bucket_and_served(tmp_path, monkeyp
     run = json.loads((tmp_path / "run.json").read_text())
     assert run[0]["metrics"]["requests"] == 6 and run[0]["metrics"]["max_batch"] <= 2
     assert not math.isnan(run[0]["metrics"]["tpot_s"]["p99"])
+
+
+def test_dse_serves_a_trace_at_every_point_and_plots_throughput_against_latency(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TNPU_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["dse", "--serving", "poisson:rate=20,requests=8,prompt=4-16,output=2-8", "--serving-model", "tiny",
+            "--serving-buckets", "8,16/1,2/32", "--base", "tpuv3", "--vary", "dram_channels=4,16",
+            "--csv", str(tmp_path / "points.csv"), "--plots", str(tmp_path / "plots")]
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 0, err
+    rows = (tmp_path / "points.csv").read_text().splitlines()
+    assert len(rows) == 3 and rows[1].startswith("tpuv3+dram_channels=4,")
+    assert (tmp_path / "plots" / "serving-throughput-latency.png").is_file()
+    assert err.count("compiled tiny ") == 4  # the buckets compiled once, for the base, and re-timed per point
+    with pytest.raises(SystemExit) as exit_:
+        main([*args[:5], "--serving-buckets", "8,16/1,2/32", "--base", "tpuv3", "--vary", "dram_capacity_gib=0.000001"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 1 and err.count("\n") == 1 and "does not fit" in err
