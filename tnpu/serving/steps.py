@@ -19,7 +19,8 @@ the largest context, is refused (`bucket_for`).
 
 Both are cached in tnpu's cache (`TNPU_CACHE_DIR`, `serving/`): each
 bucket's captured launches (its kernels' tile IR and the launches, keyed
-by the model, the mapping NPU, the bucket, torch's version and a digest of
+by the layer's shapes (not the model's depth or name: every layer is
+the same program), the mapping NPU, the bucket, torch's version and a digest of
 the tnpu sources that decide kernels and times), and each timed table
 (keyed by that and the timing NPU's description), so serving another trace,
 or the same one again, compiles and times nothing.
@@ -142,14 +143,15 @@ def step_table(spec: DecoderSpec, npu: NPUConfig, mapping: str, buckets: Buckets
                progress: Callable[[str], None] | None = None) -> StepTable:  # fmt: skip
     """The table of `spec` on `npu`, its kernels compiled for the NPU `mapping` (a preset or YAML
     file; `npu`'s own spec for a plain run), from the cache or built (module docstring)."""
-    capture_key = _digest([spec.key(), _mapping_key(mapping), _sources(), version("torch")])
-    path = cache_root() / "serving" / "tables" / f"{spec.name}-{npu.name}-{_digest([capture_key, config_key(npu), asdict(buckets)])}.json"
+    layer_shape = {key: value for key, value in spec.key().items() if key not in ("name", "layers")}
+    capture_key = _digest([layer_shape, _mapping_key(mapping), _sources(), version("torch")])
+    path = cache_root() / "serving" / "tables" / f"{spec.name}-{npu.name}-{_digest([capture_key, spec.key(), config_key(npu), asdict(buckets)])}.json"
     if path.is_file():
         return StepTable.from_json(json.loads(path.read_text()))
     table = StepTable(spec.name, npu.name, buckets)
     layer = None
     for kind, shape in buckets.shapes():
-        launch_path = cache_root() / "serving" / "launches" / f"{spec.name}-{kind}-{'x'.join(map(str, shape))}-{capture_key}.json"
+        launch_path = cache_root() / "serving" / "launches" / f"{kind}-{'x'.join(map(str, shape))}-{capture_key}.json"
         if not launch_path.is_file():
             if layer is None:
                 layer = _layer(spec)
