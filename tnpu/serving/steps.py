@@ -47,7 +47,9 @@ from tnpu.timing.npu_config import NPUConfig
 
 FORMAT = "tnpu-serving-steps/1"
 
-DEFAULT_PREFILL = (64, 128, 256, 512, 1024)
+DEFAULT_PREFILL = (64, 128, 256, 512)
+"""Up to 512: at 1,024 tokens tpuv6e's GEMM mapping asks Triton for a 2 M-element accumulator, over
+its 1 M limit (`torch_backend/mappings.py` does not cap the block), and the bucket cannot compile."""
 DEFAULT_BATCHES = (1, 2, 4, 8, 16, 32, 64)
 DEFAULT_CONTEXTS = (256, 512, 1024, 2048)
 
@@ -188,14 +190,24 @@ def _capture(spec: DecoderSpec, layer: Any, mapping: str, kind: str, shape: tupl
 
     from tnpu.serving.model import decode_program, prefill_program
     from tnpu.triton_backend.profile import capture
+    from tnpu.triton_backend.settings import settings
 
     start = time.perf_counter()
     module, inputs = prefill_program(spec, layer, *shape) if kind == "prefill" else decode_program(spec, layer, *shape)
     torch._dynamo.reset()
     options = {"autotune": False, "execution": "timing", "config": mapping}
     compiled = torch.compile(module, backend="tnpu", options=options, dynamic=False)
-    with torch.no_grad(), capture() as launches:
-        compiled(*inputs)
+    # The backend's `config` option maps the GEMMs for that NPU, but the driver's device properties
+    # (the scratchpad Triton checks each kernel against) follow the `config` setting when kernels
+    # compile: without it, tpuv6e's blocks are refused against tpuv3's 16 MB.
+    try:
+        with settings.scoped(config=mapping), torch.no_grad(), capture() as launches:
+            compiled(*inputs)
+    except Exception as error:  # Inductor's or Triton's refusal of a kernel: one line, its last
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = next((line for line in reversed(lines) if "Error" in line), lines[-1] if lines else "")
+        raise BucketError(f"{spec.name}: the {kind} bucket {'x'.join(map(str, shape))} does not compile for "
+                          f"{mapping}: {type(error).__name__}: {reason[:300]}") from None
     texts: dict[int, str] = {}
     kernels: dict[tuple[str, str], int] = {}
     rows = []
