@@ -98,6 +98,7 @@ def write_csv(path: Path, served: Sequence[ServingPoint]) -> None:
 def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: str) -> list[Path]:
     """Throughput against TTFT p99 and against TPOT p99, a dot per point, the Pareto front drawn."""
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -119,6 +120,8 @@ def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: s
         for row, x, y in zip(rows, xs, ys):
             axis.annotate(_short(str(row["point"])), (x, y), fontsize=6, xytext=(2, 2), textcoords="offset points")
         axis.set_xscale("log")
+        axis.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # no crowded 2×10⁰, 3×10⁰ ...
+        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
         axis.set_xlabel(label)
         axis.set_ylabel("throughput (output tokens/s)")
         axis.grid(alpha=0.3)

@@ -12,6 +12,7 @@ def write_plots(directory: Path, results: Sequence[ServingResult], name: str = "
     """`NAME-batch.{png,svg}` (every result's decode batch over time) and `NAME-latency.{png,svg}`
     (the cumulative distributions of TTFT and TPOT); the paths written."""
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -40,6 +41,8 @@ def write_plots(directory: Path, results: Sequence[ServingResult], name: str = "
         axis.set_xlabel(title)
         axis.set_ylabel("share of requests")
         axis.set_xscale("log")
+        axis.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # no crowded 2×10⁰, 3×10⁰ ...
+        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
         axis.grid(alpha=0.3)
         axis.legend()
     figure.suptitle(f"{results[0].model.name}: latency distributions")
