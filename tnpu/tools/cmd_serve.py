@@ -61,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"decode batches compiled (default {','.join(map(str, DEFAULT_BATCHES))})")
     parser.add_argument("--context-buckets", type=_sizes, default=DEFAULT_CONTEXTS, metavar="C1,C2,...",
                         help=f"decode contexts compiled (default {','.join(map(str, DEFAULT_CONTEXTS))})")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write every run's figures as JSON")
+    parser.add_argument("--json", type=Path, metavar="FILE",
+                        help="write every run's figures, and its decode batch over time, as JSON")
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write the batch and latency plots into DIR")
     parser.add_argument("--write-trace", type=Path, metavar="FILE.csv", help="write the requests served as CSV")
 
@@ -97,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         args.json.write_text(json.dumps([{
             "model": r.model.key(), "npu": r.npu.name, "policy": r.policy, "kv_budget_tokens": r.budget.tokens,
             "weight_bytes": r.budget.weight_bytes, "max_batch": r.max_batch, "metrics": r.metrics.to_json(),
-        } for r in results], indent=1) + "\n")  # fmt: skip
+            "decode_batches": [[round(step.start_s, 6), step.batch] for step in r.simulation.steps
+                               if step.kind == "decode"],
+        } for r in results]) + "\n")  # fmt: skip
         print(f"wrote {args.json}")
     if args.plots is not None:
         from tnpu.serving.plots import write_plots
