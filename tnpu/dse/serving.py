@@ -96,7 +96,8 @@ def write_csv(path: Path, served: Sequence[ServingPoint]) -> None:
 
 
 def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: str) -> list[Path]:
-    """Throughput against TTFT p99 and against TPOT p99, a dot per point, the Pareto front drawn."""
+    """Throughput against TTFT p99 and against TPOT p99, a dot per point, the Pareto front drawn (the
+    points no other beats on both: ringed, joined by a step line)."""
     import matplotlib
     import matplotlib.ticker
 
@@ -116,12 +117,14 @@ def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: s
                 front.append((x, y))
                 best = y
         if front:
-            axis.step(*zip(*front), where="post", color="tab:red", linewidth=1, label="Pareto front")
+            axis.step(*zip(*front), where="post", color="tab:red", linewidth=1, marker="o", markersize=8,
+                      markerfacecolor="none", label="Pareto front")
         for row, x, y in zip(rows, xs, ys):
             axis.annotate(_short(str(row["point"])), (x, y), fontsize=6, xytext=(2, 2), textcoords="offset points")
-        axis.set_xscale("log")
-        axis.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # no crowded 2×10⁰, 3×10⁰ ...
-        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+        if xs and min(xs) > 0 and max(xs) >= 10 * min(xs):  # log only over a decade or more: else no tick
+            axis.set_xscale("log")
+            axis.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # no crowded 2×10⁰, 3×10⁰ ...
+            axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
         axis.set_xlabel(label)
         axis.set_ylabel("throughput (output tokens/s)")
         axis.grid(alpha=0.3)
