@@ -1,4 +1,4 @@
-"""Serve examples/serving/trace.csv on tpuv6e with FCFS and with a policy of one's own.
+"""Serve examples/serving/trace.csv on tpuv3 with FCFS and with a policy of one's own.
 
     python examples/serving/custom_policy.py
 
@@ -32,7 +32,7 @@ class ShortOutputFirst(Policy):
 
 
 requests = read_trace(Path(__file__).parent / "trace.csv")
-npu = load_npu_config("tpuv6e")
+npu = load_npu_config("tpuv3")
 for policy in ("fcfs", ShortOutputFirst()):
     result = serve(MODELS["llama3_8b_4l"], npu, requests, policy=policy)
     print(summary(result.metrics, f"{result.model.name} on {npu.name}, {result.policy}"))
