@@ -1,7 +1,7 @@
 """LLM serving on the NPU: a decoder's prefill and decode steps timed per bucket, a trace served with
 continuous batching under the KV budget the NPU's DRAM leaves (docs/serving.md).
 
-  tnpu serve 'poisson:rate=2,requests=200,prompt=128-1024,output=32-256,seed=0' --config tpuv6e
+  tnpu serve 'poisson:rate=2,requests=200,prompt=64-512,output=32-256,seed=0' --config tpuv6e
   tnpu serve trace.csv --model llama3_8b_4l --config tpuv3 --config tpuv6e --plots plots --json run.json
   tnpu serve trace.json --model tiny --prefill-buckets 16,32 --batch-buckets 1,2,4 --context-buckets 64
 
