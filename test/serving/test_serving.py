@@ -215,3 +215,30 @@ def test_dse_serves_a_trace_at_every_point_and_plots_throughput_against_latency(
         main([*args[:5], "--serving-buckets", "8,16/1,2/32", "--base", "tpuv3", "--vary", "dram_capacity_gib=0.000001"])
     err = capsys.readouterr().err
     assert exit_.value.code == 1 and err.count("\n") == 1 and "does not fit" in err
+
+
+def test_a_bucket_that_does_not_compile_is_one_line(tmp_path, monkeypatch):
+    import torch
+
+    def refuse(*args, **kwargs):
+        def call(*inputs):
+            raise RuntimeError("An exception occurred in a subprocess:\n  ...\nValueError: numel (2097152) exceeds "
+                               "triton maximum tensor numel (1048576)\n")  # fmt: skip
+        return call
+
+    monkeypatch.setenv("TNPU_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(torch, "compile", refuse)
+    with pytest.raises(BucketError) as error:
+        step_table(MODELS["tiny"], load_npu_config("tpuv6e"), "tpuv6e", Buckets((8,), (1,), (32,)))
+    assert str(error.value) == ("tiny: the prefill bucket 8 does not compile for tpuv6e: RuntimeError: ValueError: "
+                                "numel (2097152) exceeds triton maximum tensor numel (1048576)")  # fmt: skip
+
+
+def test_dse_refuses_a_bad_trace_in_one_line(tmp_path, capsys):
+    path = tmp_path / "trace.json"
+    path.write_text('[{"arrival_s": -2, "prompt_tokens": 4, "output_tokens": 2}]')
+    with pytest.raises(SystemExit) as exit_:
+        main(["dse", "--serving", str(path), "--serving-model", "tiny", "--vary", "dram_channels=8,16"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 1
+    assert err == f"tnpu dse: {path}: request 0: arrival_s must be a finite time >= 0, got -2\n"
