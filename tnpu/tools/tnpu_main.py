@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from tnpu import __version__
 from tnpu.tools import (
-    cmd_dse, cmd_import, cmd_model, cmd_run, cmd_schedule, cmd_suite, cmd_sweep, cmd_time, cmd_ttir,
+    cmd_dse, cmd_import, cmd_model, cmd_run, cmd_schedule, cmd_serve, cmd_suite, cmd_sweep, cmd_time, cmd_ttir,
 )
 from tnpu.tools.command_line import UserError
 
@@ -30,6 +30,7 @@ SUBCOMMANDS = {
     "model": cmd_model,
     "suite": cmd_suite,
     "schedule": cmd_schedule,
+    "serve": cmd_serve,
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
 
