@@ -50,6 +50,14 @@ def test_a_users_npu_gets_blocks_for_its_arrays_and_scratchpad(tmp_path):
         assert scratchpad_bytes(blocks, 4) <= 512 * 1024
 
 
+def test_no_tile_of_the_blocks_is_larger_than_triton_allows():
+    """tpuv6e's 128 MB scratchpad would hold a 1024 x 2048 accumulator (Llama's MLP at a 1,024-token
+    prefill); Triton allows 2^20 elements per tensor."""
+    npu = load_npu_config("tpuv6e")
+    for blocks in gemm_blocks(npu, 1024, 14336, 4096):
+        assert max(blocks.m * blocks.n, blocks.m * blocks.k, blocks.k * blocks.n) <= 2**20, blocks
+
+
 def test_a_problem_smaller_than_the_array_gets_blocks_of_its_size():
     npu = load_npu_config("tpuv3")
     assert gemm_blocks(npu, 128, 256, 128) == [Blocks(128, 256, 128)]

@@ -48,8 +48,7 @@ from tnpu.timing.npu_config import NPUConfig
 FORMAT = "tnpu-serving-steps/1"
 
 DEFAULT_PREFILL = (64, 128, 256, 512)
-"""Up to 512: at 1,024 tokens tpuv6e's GEMM mapping asks Triton for a 2 M-element accumulator, over
-its 1 M limit (`torch_backend/mappings.py` does not cap the block), and the bucket cannot compile."""
+"""Up to 512, the buckets docs/serving.md's figures are for; `--prefill-buckets` gives others."""
 DEFAULT_BATCHES = (1, 2, 4, 8, 16, 32, 64)
 DEFAULT_CONTEXTS = (256, 512, 1024, 2048)
 

@@ -32,8 +32,8 @@ as an NPU compiler chooses them:
   twice (one program's result leaves while the next accumulates) must fit
   the core's scratchpad (`scratchpad_bytes`).
 * Blocks are powers of two (Triton's `tl.arange`) of at least 16 (its
-  `tl.dot`), and no larger than the problem's dimension rounded to a power
-  of two.
+  `tl.dot`), no larger than the problem's dimension rounded to a power
+  of two, and no tile of them over Triton's 2^20 elements.
 
 A few candidates (`CANDIDATES`) go to Inductor, best estimate first;
 autotuning by simulated cycles (`benchmarking.py`) picks among them, and
@@ -213,6 +213,7 @@ def gemm_blocks(
         for block_n in _ladder(n, cols, 8 * cols)
         for block_m in _ladder(m, rows, 16 * rows)
     ]
+    candidates = [blocks for blocks in candidates if _tiles_triton_allows(blocks)]
     fitting = [blocks for blocks in candidates if fits(npu, blocks, element_bytes)]
     if not fitting:  # a scratchpad too small for even the array's blocks: the smallest
         fitting = [min(candidates, key=lambda blocks: scratchpad_bytes(blocks, element_bytes))]
@@ -224,6 +225,15 @@ def gemm_blocks(
         return cycles, scratchpad_bytes(blocks, element_bytes)
 
     return sorted(filled, key=rank)[:count]
+
+
+def _tiles_triton_allows(blocks: Blocks) -> bool:
+    """Whether every tile of the blocks (`a`'s, `b`'s, the accumulator) has at most the
+    elements Triton allows a tensor (`TRITON_MAX_TENSOR_NUMEL`, 2^20): tpuv6e's scratchpad
+    holds a 1024 × 2048 accumulator, Triton does not."""
+    from triton.language import TRITON_MAX_TENSOR_NUMEL
+
+    return max(blocks.m * blocks.n, blocks.m * blocks.k, blocks.k * blocks.n) <= TRITON_MAX_TENSOR_NUMEL
 
 
 def _fills(npu: NPUConfig, blocks: Blocks, m: int, n: int, k: int) -> bool:
