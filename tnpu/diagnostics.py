@@ -175,7 +175,7 @@ def compiling(stage: str) -> Iterator[None]:
         yield
     except (DiagnosticException, InternalError):
         raise
-    except Exception as error:  # noqa: BLE001  (every other exception is a bug: named, one line)
+    except Exception as error:  # every other exception is a bug: named, one line
         raise InternalError(stage, _op_at_fault(error), error) from error
 
 

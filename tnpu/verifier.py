@@ -38,7 +38,7 @@ def verify_with_diagnostics(module: Operation) -> None:
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
-        except Exception as error:  # noqa: BLE001  (xDSL's scf.while, for one, raises a bare Exception)
+        except Exception as error:  # xDSL's scf.while, for one, raises a bare Exception
             message = str(error.args[0] if error.args else error)
             message = message.removeprefix("Operation does not verify: ")
             raise CompileError(op, one_line(message)) from None

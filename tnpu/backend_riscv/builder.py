@@ -566,7 +566,7 @@ def _merge_contiguous(
     return shape, [Cursor(c.start, s) for c, s in zip(cursors, strides)], bounds
 
 
-def _rows(b: Builder, shape, cursors, addresses, row, bounds, valid, level) -> None:  # noqa: ANN001
+def _rows(b: Builder, shape, cursors, addresses, row, bounds, valid, level) -> None:
     if level == len(shape) - 1:
         row(addresses, valid)
         return
@@ -588,7 +588,7 @@ def _rows(b: Builder, shape, cursors, addresses, row, bounds, valid, level) -> N
         loop.repeat_if("lt", counter, limit)
 
 
-def _rows_by_number(b: Builder, shape, cursors, row, bounds) -> None:  # noqa: ANN001
+def _rows_by_number(b: Builder, shape, cursors, row, bounds) -> None:
     """One loop over the rows; row r's outer indices are the mixed-radix digits of r."""
     outer = shape[:-1]
     number = b.var(0)

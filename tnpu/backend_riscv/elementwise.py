@@ -54,7 +54,6 @@ from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
 from tnpu.dialects.shapes import element_type_of
 
-
 HOISTED = {"x": 12, "f": 12}
 """Uniform values and constants a program reads from registers set before its loop,
 at most, per register file (integer, float); the loop's own pointers, counters and

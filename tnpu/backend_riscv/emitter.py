@@ -24,7 +24,6 @@ from tnpu.dialects import tile
 from tnpu.dialects.rvv import rvx
 from tnpu.dialects.shapes import element_type_of
 
-
 ASSERT_FAIL = "tnpu_assert_fail"
 """The launch runtime's function that reports a failed check and exits (status 3)."""
 

@@ -20,8 +20,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from tnpu.backend_riscv.builder import bound_value, clamped
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.emitter import KernelEmitter, static_or_loader
-from tnpu.dialects.arith import is_scalar_arithmetic
 from tnpu.dialects import tile
+from tnpu.dialects.arith import is_scalar_arithmetic
 from tnpu.dialects.shapes import row_major_strides
 
 MEMORY_WRITES = (tile.StoreOp, tile.ScatterOp, tile.AtomicRMWOp, tile.AtomicCASOp)

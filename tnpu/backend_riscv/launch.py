@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from tnpu.backend_riscv.codegen import CompiledKernel
-from tnpu.backend_riscv.tile_to_rvv import GRID_ARGUMENTS
 from tnpu.backend_riscv.insn_count import counting_plugin, parse_count
+from tnpu.backend_riscv.tile_to_rvv import GRID_ARGUMENTS
 from tnpu.backend_riscv.toolchain import LaunchError, cache_dir, require_tool
 
 CROSS_GCC = "riscv64-linux-gnu-gcc"
@@ -180,7 +180,7 @@ def build_elf(kernel: CompiledKernel) -> Path:
             capture_output=True, text=True,
         )  # fmt: skip
         if result.returncode != 0:
-            first = next((l for l in result.stderr.splitlines() if "rror" in l), result.stderr)
+            first = next((line for line in result.stderr.splitlines() if "rror" in line), result.stderr)
             raise LaunchError(f"assembling {kernel.name} failed: {first.strip()}")
         partial.replace(elf)
     return elf

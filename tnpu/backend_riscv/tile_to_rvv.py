@@ -60,8 +60,8 @@ from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.arith import is_scalar_arithmetic, is_splat
 from tnpu.dialects.dispatch import entry_for
-from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects.rvv import rvx
+from tnpu.dialects.shapes import row_major_strides
 
 GRID_ARGUMENTS = ("num_programs_x", "num_programs_y", "num_programs_z")
 """Trailing int32 arguments of every generated kernel function: the grid it runs."""

@@ -30,19 +30,19 @@ from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.dialects.riscv.attrs import ui6
 from xdsl.ir import SSAValue
 
+from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, clamped, for_each_row
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.emitter import KernelEmitter, static_or_loader
 from tnpu.backend_riscv.float_algorithms import f32_to_half, float_bits, half_to_f32
 from tnpu.backend_riscv.storage import Constant, InPlace, Scalar, Tile
 from tnpu.backend_riscv.vector_unit import load_indices_as_i64
 from tnpu.diagnostics import CompileError
-from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects import tile
 from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv import rvx
 from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
+from tnpu.dialects.shapes import row_major_strides
 
 
 def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
@@ -438,7 +438,7 @@ class _OneElement:
         return self.b.float_from_bits(self.b.li(float_bits(value, bits)), bits)
 
 
-def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:  # noqa: ANN001
+def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:
     """Element `counter` of a tile (sign-extended bits), or the scalar itself."""
     if not isinstance(place, Tile):
         return cg.load_bits(place)
@@ -448,7 +448,7 @@ def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:  # noq
     return b.load_scalar(0, bits, address)
 
 
-def _store_element(cg: KernelEmitter, source: SSAValue, place, counter: SSAValue) -> None:  # noqa: ANN001
+def _store_element(cg: KernelEmitter, source: SSAValue, place, counter: SSAValue) -> None:
     b = cg.b
     if not isinstance(place, Tile):
         b.store_scalar(source, place.offset, place.element)

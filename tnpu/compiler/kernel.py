@@ -56,7 +56,7 @@ def compile_ttir(ttir: str | ModuleOp, kernel_name: str | None = None, *, source
     """
     module = import_ttir(ttir, source) if isinstance(ttir, str) else ttir
     kernel = Kernel(module, kernel_name)
-    kernel.tile  # noqa: B018  (lowers now, so that a refusal is raised here)
+    kernel.tile  # lowers now, so that a refusal is raised here
     return kernel
 
 

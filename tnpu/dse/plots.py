@@ -21,8 +21,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from tnpu.dse.space import Point, Space
 from tnpu.dse.results import total_time, workload_figures
+from tnpu.dse.space import Point, Space
 from tnpu.dse.store import Store
 from tnpu.dse.workload import Workload
 from tnpu.timing.roofline_plot import FORMATS, write_roofline_plot

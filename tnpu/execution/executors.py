@@ -107,7 +107,7 @@ def _serve(connection: Connection, work: Callable, initializer: Callable | None,
             return
         try:
             answer = ("result", work(item))
-        except Exception as error:  # noqa: BLE001  (raised again in the caller)
+        except Exception as error:  # raised again in the caller
             answer = ("exception", error)
         connection.send(answer)
 

@@ -18,7 +18,7 @@ import numpy as np
 from tnpu.backend_riscv.launch import KernelSpec, LaunchError
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import Rung, RunContext, RungResult
+from tnpu.execution.rungs import RunContext, Rung, RungResult
 
 DEFAULT_VLENS = (128, 256, 512)
 

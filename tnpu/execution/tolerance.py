@@ -187,7 +187,7 @@ def float64_reference(
         result = run_kernel(widened, wide_arguments, grid, kernel=kernel, listener=bounds.attach)
     except NoReference:
         raise
-    except Exception as error:  # noqa: BLE001  (a kernel the interpreter cannot run in float64)
+    except Exception as error:  # a kernel the interpreter cannot run in float64
         raise NoReference(f"the float64 evaluation failed: {' '.join(str(error).split())[:200]}") from None
     buffers = [name for name, argument in zip(names, arguments) if isinstance(argument, np.ndarray)]
     return Reference(

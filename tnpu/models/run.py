@@ -44,8 +44,8 @@ import tnpu
 from tnpu.models.compare import OutputComparison, compare, leaves
 from tnpu.models.workload import SuiteEntry, Workload
 from tnpu.torch_backend.graph_runtime import HOST_VALUES
-from tnpu.triton_backend.refusals import STAGES, parse_refusal, refusal_message
 from tnpu.triton_backend.profile import Profile
+from tnpu.triton_backend.refusals import STAGES, parse_refusal, refusal_message
 
 STAGE_ORDER = ("none", "traced", "TTIR", "tile", "RVV built", "ran", "matched", "timed")
 """Every stage an entry can have cleared, first to last."""

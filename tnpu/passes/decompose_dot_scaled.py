@@ -77,7 +77,7 @@ class _Operands:
     op: tt.DotScaledOp
     bf16_scales: bool
 
-    def tt(self, op_type: type[Operation], operands: list[SSAValue], result: TensorType, **properties) -> SSAValue:  # noqa: ANN003
+    def tt(self, op_type: type[Operation], operands: list[SSAValue], result: TensorType, **properties) -> SSAValue:
         return self.b.insert(op_type.create(operands=operands, result_types=[result], properties=properties))
 
     def decoded(

@@ -56,6 +56,7 @@ from tnpu.interpreters.values import as_value
 from tnpu.timing.cost_model import TileCostModel, TransferCost
 from tnpu.timing.tog import BranchNode, LoopNode, OpNode, TileGraph, TileOperationGraph
 
+
 class _Unknown:
     """The value of a scalar computed from tile data: unknown before the kernel runs."""
 

@@ -30,8 +30,8 @@ import logging
 from tnpu.models.run import ModelResult, run_entry
 from tnpu.models.suite import SuiteError, entries, entry
 from tnpu.tools.command_line import UserError
-from tnpu.triton_backend.settings import EXECUTIONS
 from tnpu.torch_backend.options import CompileOptions, OptionError
+from tnpu.triton_backend.settings import EXECUTIONS
 
 HELP = "run a PyTorch model through torch.compile(backend='tnpu'), check it against eager, time it"
 

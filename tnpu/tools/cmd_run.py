@@ -34,10 +34,10 @@ from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
 from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
 from tnpu.tools.command_line import (
+    STANDARD_STREAM,
     UserError,
     literal,
     parse_assignment,
-    STANDARD_STREAM,
     parse_assignments,
     parse_target,
     read_input,
@@ -112,8 +112,8 @@ def case_from_options(args: argparse.Namespace) -> Case:
         ttir_path = _compile(path, function, signature, constexprs, parse_target(args.target))
         kernel_py: Path | None = path
     else:
-        from tnpu.ttir_import import import_ttir
         from tnpu.ir_helpers import kernel_function, parameter_names
+        from tnpu.ttir_import import import_ttir
 
         function_op = kernel_function(import_ttir(path.read_text(), str(path)))
         function = function_op.sym_name.data

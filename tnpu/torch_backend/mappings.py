@@ -167,7 +167,7 @@ def gemm_blocks(
     multiple of the rows, N blocks of the columns, a multiple of `arrays`
     folds per dot, M blocks at least `rows` long) and fits the scratchpad
     (module docstring); they are ranked by `estimated_cycles`."""
-    rows, cols, arrays = npu.systolic_array_rows, npu.systolic_array_cols, npu.num_systolic_array_per_core
+    rows, cols = npu.systolic_array_rows, npu.systolic_array_cols
     # K beyond two folds' rows only lengthens a step; N up to 8 arrays' columns (A's reuse), M longer.
     candidates = [
         Blocks(block_m, block_n, block_k)

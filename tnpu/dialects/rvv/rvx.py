@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.backend.assembly_printer import AssemblyPrinter
+from xdsl.dialects.builtin import I32, IntegerAttr, StringAttr, i32
+from xdsl.dialects.riscv import FloatRegisterType, IntRegisterType
 from xdsl.dialects.riscv.abstract_ops import (
     RdRsFloatOperation,
     RdRsImmIntegerOperation,
     RdRsIntegerOperation,
     RsRsImmIntegerOperation,
 )
-from xdsl.dialects.builtin import I32, IntegerAttr, StringAttr, i32
-from xdsl.dialects.riscv import FloatRegisterType, IntRegisterType
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
