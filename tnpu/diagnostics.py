@@ -105,7 +105,7 @@ def describe_location(loc: Attribute) -> str | None:
             case CallSiteLoc():
                 loc = loc.callee
             case FusedLoc():
-                loc = next(iter(loc.locations), UnknownLoc())  # type: ignore[arg-type]
+                loc = next(iter(loc.locations), UnknownLoc())  # pyright: ignore[reportArgumentType, reportCallIssue]
             case FileLineColLoc():
                 where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
                 return f"{where} ({name})" if name else where

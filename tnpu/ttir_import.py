@@ -71,7 +71,7 @@ _DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | 
 
 
 @dataclasses.dataclass
-class _BitPatternAwareElement(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+class _BitPatternAwareElement(AttrParser._TensorLiteralElement):
     """A dense-literal element where a hex integer for a float type is a bit pattern.
 
     MLIR (and Triton) print float infinities and NaNs in dense literals as

@@ -137,7 +137,7 @@ def _where_defined(value: SSAValue) -> str:
     if isinstance(value, OpResult):
         owner, how = value.op, "by"
     else:
-        owner, how = value.owner.parent_op(), "as a block argument of"  # type: ignore[union-attr]
+        owner, how = value.owner.parent_op(), "as a block argument of"
     if owner is None:
         return f"{name} is a block argument"
     position = text_position(owner)

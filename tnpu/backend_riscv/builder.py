@@ -77,7 +77,7 @@ class Var:
 
     def _own(self, value: SSAValue) -> SSAValue:
         held = self._builder.held
-        if value.uses or value in held or not isinstance(value, OpResult) or value.type.is_allocated:  # type: ignore[attr-defined]
+        if value.uses or value in held or not isinstance(value, OpResult) or value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]
             value = self._builder.emit(copy_op(value, unallocated_type(value.type)))
         held.add(value)
         return value
@@ -363,7 +363,7 @@ def copy_op(value: SSAValue, result_type: Attribute) -> Operation:
 def _unallocated(value: SSAValue, block: Block) -> SSAValue:
     """`value`, or a copy at the end of `block` when it is in a register given in advance
     (a structured op carries values in registers allocation chooses)."""
-    if not value.type.is_allocated:  # type: ignore[attr-defined]
+    if not value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]
         return value
     copy = copy_op(value, unallocated_type(value.type))
     block.add_op(copy)
@@ -553,7 +553,7 @@ def _merge_contiguous(
         inner = level + 1
         contiguous = all(
             isinstance(s[level], int) and isinstance(s[inner], int)
-            and s[level] == s[inner] * shape[inner]  # type: ignore[operator]
+            and s[level] == s[inner] * shape[inner]  # pyright: ignore[reportOperatorIssue]
             for s in strides
         )
         if contiguous and (bounds is None or bounds[level] is None and bounds[inner] is None):

@@ -346,13 +346,13 @@ class _ElementwiseLowering:
         self.loop.sew(bits)
 
     def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=StripLoop.vector_type(), **kwargs))  # type: ignore[call-arg]
+        return self.b.vector(op(*operands, result_type=StripLoop.vector_type(), **kwargs))  # pyright: ignore[reportCallIssue]
 
     def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=StripLoop.mask_type()))  # type: ignore[call-arg]
+        return self.b.vector(op(*operands, result_type=StripLoop.mask_type()))  # pyright: ignore[reportCallIssue]
 
     def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # type: ignore[call-arg]
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # pyright: ignore[reportCallIssue]
 
     def _hoisted(self, file: str, key: object, make: Callable[[], SSAValue]) -> SSAValue:
         """What `make` builds, before the loop while the program has registers of `file`
@@ -385,11 +385,11 @@ class _ElementwiseLowering:
 
     def _x(self, value: SSAValue) -> SSAValue:
         """A uniform value's bits in an integer register (set before the loop if it can)."""
-        return self._hoisted("x", ("x", value), lambda: self._materialize_bits(self.values[value]))  # type: ignore[arg-type]
+        return self._hoisted("x", ("x", value), lambda: self._materialize_bits(self.values[value]))  # pyright: ignore[reportArgumentType]
 
     def _f(self, value: SSAValue) -> SSAValue:
         """A uniform float in a float register (set before the loop if it can)."""
-        bits = self.values[value].element.bits  # type: ignore[union-attr]
+        bits = self.values[value].element.bits  # pyright: ignore[reportAttributeAccessIssue]
         return self._hoisted("f", ("f", value), lambda: self.b.float_from_bits(self._x(value), bits))
 
     def _v(self, value: SSAValue) -> _Vector:
@@ -436,7 +436,7 @@ class _ElementwiseLowering:
         assert valid is not None and stream.pad is not None
         in_bounds = self._in_bounds(valid)
         self.sew(stream.element.bits)
-        pad = self._hoisted("x", ("pad", stream.pad), lambda: self._materialize_bits(stream.pad))  # type: ignore[arg-type]
+        pad = self._hoisted("x", ("pad", stream.pad), lambda: self._materialize_bits(stream.pad))  # pyright: ignore[reportArgumentType]
         padded = self.vector(rvv.VmvVXOp, pad)
         load = rvv.UNIT_STRIDE_LOADS[stream.element.bits]
         return self.vector(load, address, mask=in_bounds, passthru=padded)
@@ -467,7 +467,7 @@ class _ElementwiseLowering:
         data = self._from_mask(vector, 1, 8) if vector.element.is_mask else vector.value
         self.sew(vector.element.bits)
         accumulator = fold.accumulator
-        reduced = fold.instruction(data, accumulator.value, result_type=VectorRegisterType.group(1))  # type: ignore[call-arg]
+        reduced = fold.instruction(data, accumulator.value, result_type=VectorRegisterType.group(1))  # pyright: ignore[reportCallIssue]
         accumulator.set(self.b.vector(reduced))
         if fold.nans is not None:
             nans = self.b.emit(rvv.VcpopMOp(nan_mask(self.b, vector.value)))
@@ -538,7 +538,7 @@ class _ElementwiseLowering:
         if rhs in self.uniforms:
             result = self.vector(vector_scalar, self._v(lhs).value, scalar(rhs))
         elif lhs in self.uniforms and (commutative or scalar_vector):
-            result = self.vector(vector_scalar if commutative else scalar_vector, self._v(rhs).value, scalar(lhs))  # type: ignore[arg-type]
+            result = self.vector(vector_scalar if commutative else scalar_vector, self._v(rhs).value, scalar(lhs))  # pyright: ignore[reportArgumentType]
         else:
             a, b = self._v(lhs).value, self._v(rhs).value
             self.sew(element.bits)
@@ -610,7 +610,7 @@ class _ElementwiseLowering:
     def _compare(self, op: Operation) -> None:
         kind = "f" if isinstance(op, arith.CmpfOp) else "x"
         names = arith.CMPF_COMPARISON_OPERATIONS if kind == "f" else arith.CMPI_COMPARISON_OPERATIONS
-        predicate = names[op.predicate.value.data]  # type: ignore[attr-defined]
+        predicate = names[op.predicate.value.data]  # pyright: ignore[reportAttributeAccessIssue]
         lhs, rhs = op.operands
         if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
             return self._fcmp_compound(op, predicate)
@@ -626,7 +626,7 @@ class _ElementwiseLowering:
         if rhs in self.uniforms:
             a = self._v(lhs).value
             self.sew(element.bits)
-            result = self.mask(vector_scalar, a, scalar(rhs))  # type: ignore[arg-type]
+            result = self.mask(vector_scalar, a, scalar(rhs))  # pyright: ignore[reportArgumentType]
         elif lhs in self.uniforms and scalar_vector is not None:
             b = self._v(rhs).value
             self.sew(element.bits)
@@ -765,7 +765,7 @@ def _uniform_values(program: ElementwiseProgram) -> dict[SSAValue, Uniform]:
     for op in program.ops:
         if isinstance(op, arith.ConstantOp):
             element = _element(op.results[0], op)
-            bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
+            bits = constant_bits(op.properties["value"], element)
             if bits is None:
                 raise CompileError(op, "only scalar constants can be used in a body")
             uniforms[op.results[0]] = Constant(bits, element)

@@ -90,7 +90,7 @@ class KernelEmitter:
         """Scalars a region's ops use from outside it (regions may capture from above)."""
         defined = {r for op in ops for r in op.results} | set(block.args)
         return {
-            operand: self.place(operand)  # type: ignore[misc]
+            operand: self.place(operand)
             for op in ops
             for operand in op.operands
             if operand not in defined

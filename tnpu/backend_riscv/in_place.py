@@ -125,9 +125,9 @@ def store_of_result(cg: KernelEmitter, result: SSAValue) -> tile.StoreOp | None:
     (use,) = uses
     store = use.operation
     block = store.parent_block()
-    if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:  # type: ignore[union-attr]
+    if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:
         return None
-    between = [op for op in _between(block, producer, store) if op not in views]  # type: ignore[arg-type]
+    between = [op for op in _between(block, producer, store) if op not in views]  # pyright: ignore[reportArgumentType]
     if _deciding_dimension(store) is None or not all(map(is_scalar_arithmetic, between)):
         return None
     address_operands = [store.buffer, *(v for v in [store.mixed_offset(), *store.mixed_upper()] if isinstance(v, SSAValue))]

@@ -44,7 +44,7 @@ def saved_registers(func: riscv_func.FuncOp) -> list[IntRegisterType]:
 
 
 def insert_frame(func: riscv_func.FuncOp) -> None:
-    slots = func.attributes[SPILL_SLOTS].value.data  # type: ignore[union-attr]
+    slots = func.attributes[SPILL_SLOTS].value.data  # pyright: ignore[reportAttributeAccessIssue]
     saved = saved_registers(func)
     frame = -(-8 * (slots + len(saved)) // 16) * 16
     if frame > 2032:

@@ -111,7 +111,7 @@ class KernelSpec:
                 if not isinstance(given, int | float | bool) or given is None:
                     raise LaunchError(f"{label}: missing field 'value' (a {c_type} scalar)")
                 described.append(ScalarSpec(_SCALAR_CODES[c_type], given))
-        return KernelSpec(tuple(grid) + (1,) * (3 - len(grid)), tuple(described))  # type: ignore[arg-type]
+        return KernelSpec(tuple(grid) + (1,) * (3 - len(grid)), tuple(described))  # pyright: ignore[reportArgumentType]
 
 
 def _buffer_spec(label: str, c_type: str, given: object) -> BufferSpec:
@@ -120,10 +120,10 @@ def _buffer_spec(label: str, c_type: str, given: object) -> BufferSpec:
     for field in ("shape", "stride"):
         if field not in given:
             raise LaunchError(f"{label}: missing field '{field}'")
-    shape, strides = tuple(given["shape"]), tuple(given["stride"])  # type: ignore[arg-type]
+    shape, strides = tuple(given["shape"]), tuple(given["stride"])
     if len(shape) != len(strides):
         raise LaunchError(f"{label}: shape {list(shape)} and stride {list(strides)} differ in rank")
-    return BufferSpec(_BUFFER_DTYPES[c_type], shape, strides)  # type: ignore[arg-type]
+    return BufferSpec(_BUFFER_DTYPES[c_type], shape, strides)
 
 
 # -- building ---------------------------------------------------------------

@@ -214,26 +214,26 @@ class KernelLowering(KernelEmitter):
         for op in ops:
             for operand in op.operands:
                 if operand not in produced:
-                    inputs[operand] = self.place(operand)  # type: ignore[assignment]
+                    inputs[operand] = self.place(operand)  # pyright: ignore[reportArgumentType]
         outputs: list[tuple[SSAValue, Scalar]] = []
         for op in ops:
             for result in op.results:
                 if any(use.operation not in ops for use in result.uses):
-                    outputs.append((result, self.new_place(result, op)))  # type: ignore[arg-type]
+                    outputs.append((result, self.new_place(result, op)))  # pyright: ignore[reportArgumentType]
         self.b.insert(riscv.CommentOp(f"scalar ops: {', '.join(op.name for op in ops)}"))
         self.b.source = ops[0]
         if all(map(lowers_to_scalar_code, ops)):
             emit_scalar_program(self.b, ScalarProgram(ops, inputs, outputs))
             return
         streams = [(result, Stream(slot.element, slot.offset)) for result, slot in outputs]
-        emit_elementwise(self.b, ElementwiseProgram(ops, inputs, streams, 1, ops[0]))  # type: ignore[arg-type]
+        emit_elementwise(self.b, ElementwiseProgram(ops, inputs, streams, 1, ops[0]))  # pyright: ignore[reportArgumentType]
 
     def _bind_constant(self, op: Operation) -> bool:
         """Bind a scalar constant's value at compile time; False for other ops."""
         if not isinstance(op, arith.ConstantOp) or isinstance(op.results[0].type, TensorType):
             return False
         element = self.element(op.results[0], op)
-        bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
+        bits = constant_bits(op.properties["value"], element)
         if bits is None:
             raise CompileError(op, f"constant {op.properties['value']} has no bit pattern")
         self.scratchpad.bind(op.results[0], Constant(bits, element))
@@ -245,7 +245,7 @@ class KernelLowering(KernelEmitter):
             raise CompileError(op, "has no RISC-V lowering")
         self.b.insert(riscv.CommentOp(op.name))
         self.b.source = op
-        lowering(self, op)  # type: ignore[operator]
+        lowering(self, op)
 
     # -- grid and buffers -----------------------------------------------------
 
@@ -358,7 +358,7 @@ class KernelLowering(KernelEmitter):
                 temporary = (
                     self.scratchpad.new_tile(source.element, source.shape)
                     if isinstance(source, Tile)
-                    else self.scratchpad.new_scalar(source.element)  # type: ignore[union-attr]
+                    else self.scratchpad.new_scalar(source.element)
                 )
                 self.copy(source, temporary, anchor)
                 source = temporary

@@ -162,7 +162,7 @@ class Kernel:
             self._outcomes.append((key, outcome))
         if isinstance(outcome, DiagnosticException):
             raise outcome
-        return outcome  # type: ignore[return-value]
+        return outcome  # pyright: ignore[reportReturnType]
 
 
 class RvvKernel:

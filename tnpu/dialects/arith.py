@@ -153,14 +153,14 @@ class _ShapedComparison:
                 raise VerifyException(f"unknown comparison predicate '{predicate}'")
             predicate = self.PREDICATES.index(predicate)
         IRDLOperation.__init__(
-            self,  # type: ignore[arg-type]
+            self,  # pyright: ignore[reportArgumentType]
             operands=[lhs, rhs],
             result_types=[i1_like(lhs.type)],
             properties={"predicate": IntegerAttr(predicate, 64), **(properties or {})},
         )
 
     def verify_(self) -> None:
-        (lhs, rhs), result = self.operand_types, self.result_types[0]  # type: ignore[attr-defined]
+        (lhs, rhs), result = self.operand_types, self.result_types[0]  # pyright: ignore[reportAttributeAccessIssue]
         if lhs != rhs:
             raise VerifyException("requires all operands to have the same type")
         if result != i1_like(lhs):
@@ -190,7 +190,7 @@ class _ShapedComparison:
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate)  # type: ignore[call-arg]
+        op = cls(lhs, rhs, predicate)
         op.properties |= properties
         op.attributes |= attrs
         return op
@@ -201,13 +201,13 @@ class _ShapedComparison:
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.PREDICATES[self.predicate.value.data]}, ")
-        printer.print_operand(self.operands[0])  # type: ignore[attr-defined]
+        printer.print_operand(self.operands[0])  # pyright: ignore[reportAttributeAccessIssue]
         printer.print_string(", ")
-        printer.print_operand(self.operands[1])  # type: ignore[attr-defined]
+        printer.print_operand(self.operands[1])  # pyright: ignore[reportAttributeAccessIssue]
         self.print_properties(printer)
-        printer.print_op_attributes(self.attributes)  # type: ignore[attr-defined]
+        printer.print_op_attributes(self.attributes)  # pyright: ignore[reportAttributeAccessIssue]
         printer.print_string(" : ")
-        printer.print_attribute(self.operands[0].type)  # type: ignore[attr-defined]
+        printer.print_attribute(self.operands[0].type)  # pyright: ignore[reportAttributeAccessIssue]
 
     def print_properties(self, printer: Printer) -> None:
         pass
@@ -236,7 +236,7 @@ class CmpiOp(_ShapedComparison, xdsl_arith.CmpiOp, HasFolderInterface):
         type_ = self.result.type
         if isa(type_, TensorType | VectorType):
             return (DenseIntOrFPElementsAttr.from_list(type_, [holds]),)
-        return (IntegerAttr(holds, type_),)  # type: ignore[arg-type]
+        return (IntegerAttr(holds, type_),)  # pyright: ignore[reportArgumentType, reportCallIssue]
 
 
 @irdl_op_definition
@@ -352,7 +352,7 @@ class _ShapedCast:
     print = Operation.print
 
     def verify_(self) -> None:
-        source, target = self.operands[0].type, self.results[0].type  # type: ignore[attr-defined]
+        source, target = self.operands[0].type, self.results[0].type  # pyright: ignore[reportAttributeAccessIssue]
         _verify_same_shape(source, target)
         if not self.cast_compatible(element_type_of(source), element_type_of(target)):
             raise VerifyException(
@@ -367,7 +367,7 @@ class _ShapedCast:
 class _Widening(_ShapedCast):
     @staticmethod
     def cast_compatible(source: Attribute, target: Attribute) -> bool:
-        return target.bitwidth > source.bitwidth  # type: ignore[attr-defined]
+        return target.bitwidth > source.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
 
 
 @irdl_op_definition
@@ -393,7 +393,7 @@ class TruncIOp(_ShapedCast, xdsl_arith.TruncIOp):
 
     @staticmethod
     def cast_compatible(source: Attribute, target: Attribute) -> bool:
-        return target.bitwidth < source.bitwidth  # type: ignore[attr-defined]
+        return target.bitwidth < source.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
 
 
 @irdl_op_definition
@@ -443,7 +443,7 @@ class BitcastOp(_ShapedCast, xdsl_arith.BitcastOp):
 
     @staticmethod
     def cast_compatible(source: Attribute, target: Attribute) -> bool:
-        return source.bitwidth == target.bitwidth  # type: ignore[attr-defined]
+        return source.bitwidth == target.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
 
 
 @irdl_op_definition
@@ -484,5 +484,5 @@ Arith = Dialect(
         RemFOp,
     ],
     list(xdsl_arith.Arith.attributes),
-    list(xdsl_arith.Arith._interfaces),  # pyright: ignore[reportPrivateUsage]
+    list(xdsl_arith.Arith._interfaces),
 )

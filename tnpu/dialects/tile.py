@@ -148,7 +148,7 @@ def element_bytes(element: Attribute) -> int:
         return max(1, element.width.data // 8)
     if isinstance(element, IndexType):
         return 8
-    return element.bitwidth // 8  # type: ignore[attr-defined]
+    return element.bitwidth // 8  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _expect(condition: bool, message: str) -> None:
@@ -537,7 +537,7 @@ class LoadOp(StructuredTransfer):
 
     @property
     def tile_type(self) -> TensorType:
-        return self.result.type  # type: ignore[return-value]
+        return self.result.type
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
@@ -614,7 +614,7 @@ class StoreOp(StructuredTransfer):
 
     @property
     def tile_type(self) -> TensorType:
-        return self.value.type  # type: ignore[return-value]
+        return self.value.type  # pyright: ignore[reportReturnType]
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
@@ -1070,7 +1070,7 @@ class MapOp(IRDLOperation):
         )
         inputs = parser.resolve_operands(names, types, parser.pos)
         body = parser.parse_region()
-        op = cls(inputs, result_types, body)  # type: ignore[arg-type]
+        op = cls(inputs, result_types, body)  # pyright: ignore[reportArgumentType]
         if attrs is not None:
             op.attributes |= attrs.data
         return op

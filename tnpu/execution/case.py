@@ -259,7 +259,7 @@ def _grid(
         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in grid)
     ):
         raise CaseError(f"{where}: grid_for_config0: expected 1 to 3 positive integers, got {grid!r}")
-    return (*grid, *(1,) * (3 - len(grid)))  # type: ignore[return-value]
+    return (*grid, *(1,) * (3 - len(grid)))  # pyright: ignore[reportReturnType]
 
 
 def inductor_grid(

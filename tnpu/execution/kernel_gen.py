@@ -163,7 +163,7 @@ def _kernel(
         + [f"    {line}" for line in body]
     )
     full_grid = (*grid, *(1,) * (3 - len(grid)))
-    return GeneratedKernel(family, source + "\n", signature, constexprs, full_grid, parameters)  # type: ignore[arg-type]
+    return GeneratedKernel(family, source + "\n", signature, constexprs, full_grid, parameters)  # pyright: ignore[reportArgumentType]
 
 
 def _storage(layout: Layout, shape: Sequence[int], dtype: str) -> TensorArg:

@@ -205,7 +205,7 @@ def widen_to_float64(module: ModuleOp) -> tuple[ModuleOp, dict[SSAValue, Attribu
             raise NoReference(f"'{op.name}' depends on the float format: no float64 evaluation")
         for old_value, value in zip(_values(old), _values(op)):
             original[value] = old_value.type
-            value._type = _wide(value.type)  # pyright: ignore[reportPrivateUsage]
+            value._type = _wide(value.type)
         for name, attribute in list(op.properties.items()):
             op.properties[name] = _wide_attribute(attribute)
     return widened, original
@@ -229,7 +229,7 @@ def _wide_attribute(attribute: Attribute) -> Attribute:
     if isinstance(attribute, FloatAttr) and attribute.type != _wide(attribute.type):
         return FloatAttr(attribute.value.data, f64)
     if isinstance(attribute, DenseIntOrFPElementsAttr) and attribute.type != _wide(attribute.type):
-        return DenseIntOrFPElementsAttr.from_list(_wide(attribute.type), list(attribute.get_values()))  # type: ignore[arg-type]
+        return DenseIntOrFPElementsAttr.from_list(_wide(attribute.type), list(attribute.get_values()))  # pyright: ignore[reportArgumentType, reportCallIssue]
     if isinstance(attribute, FunctionType):
         return FunctionType.from_lists([_wide(t) for t in attribute.inputs], [_wide(t) for t in attribute.outputs])
     return attribute

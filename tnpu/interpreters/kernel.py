@@ -76,7 +76,7 @@ def check_interpretable(module: ModuleOp) -> None:
     known = {
         op_type
         for functions in FUNCTIONS
-        for op_type, _ in functions._impls()  # pyright: ignore[reportPrivateUsage]
+        for op_type, _ in functions._impls()
     }
     for op in module.walk():
         if op is not module and not isinstance(op, tt.FuncOp) and type(op) not in known:
@@ -117,7 +117,7 @@ def run_kernel(
         else:
             values.append(as_value(argument, parameter.type))
     full_grid = (*grid, *(1,) * (3 - len(grid)))
-    launch = Launch(full_grid, memory)  # type: ignore[arg-type]
+    launch = Launch(full_grid, memory)  # pyright: ignore[reportArgumentType]
     interpreter = _Interpreter(module, file=output)
     for functions in FUNCTIONS:
         interpreter.register_implementations(functions())

@@ -596,7 +596,7 @@ def check_interpretable(kernel: tile.KernelOp) -> None:
     known = {
         op_type
         for functions in FUNCTIONS
-        for op_type, _ in functions._impls()  # pyright: ignore[reportPrivateUsage]
+        for op_type, _ in functions._impls()
     }
     for op in kernel.body.walk():
         if type(op) not in known:

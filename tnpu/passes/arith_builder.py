@@ -76,9 +76,9 @@ class ArithBuilder:
                     value -= 1 << width
                 scalar = IntegerAttr(value, element)
             else:
-                scalar = FloatAttr(float(value), element)  # type: ignore[arg-type]
+                scalar = FloatAttr(float(value), element)  # pyright: ignore[reportArgumentType, reportCallIssue]
             attr = (
-                DenseIntOrFPElementsAttr.from_list(type_, [scalar.value.data])  # type: ignore[arg-type]
+                DenseIntOrFPElementsAttr.from_list(type_, [scalar.value.data])
                 if isinstance(type_, TensorType | VectorType)
                 else scalar
             )
@@ -92,9 +92,9 @@ class ArithBuilder:
         splat test); the integer splat prints as one number.
         """
         element = element_type_of(type_)
-        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # type: ignore[attr-defined]
+        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # pyright: ignore[reportAttributeAccessIssue]
         (bits,) = struct.unpack(bits_format, struct.pack(float_format, float("nan")))
-        integers = with_element_type(type_, IntegerType(element.bitwidth))  # type: ignore[attr-defined]
+        integers = with_element_type(type_, IntegerType(element.bitwidth))  # pyright: ignore[reportAttributeAccessIssue]
         return self.bitcast(self.constant(bits, integers), element)
 
     def _values(self, *operands: Operand, like: SSAValue | None = None) -> list[SSAValue]:
@@ -176,14 +176,14 @@ class ArithBuilder:
     def bits(self, value: SSAValue) -> SSAValue:
         """The bits of a float value as the signless integer of its width (one op per value)."""
         if value not in self._bits:
-            width = element_type_of(value.type).bitwidth  # type: ignore[attr-defined]
+            width = element_type_of(value.type).bitwidth  # pyright: ignore[reportAttributeAccessIssue]
             self._bits[value] = self.bitcast(value, IntegerType(width))
         return self._bits[value]
 
     def to_int(self, value: SSAValue, element: Attribute | None = None) -> SSAValue:
         """`fptosi` to integer type `element` (default: of the float's width), toward zero."""
         if element is None:
-            element = IntegerType(element_type_of(value.type).bitwidth)  # type: ignore[attr-defined]
+            element = IntegerType(element_type_of(value.type).bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
         return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))
 
     def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:

@@ -115,11 +115,11 @@ class DivideByPowerOfTwo(RewritePattern):
         reciprocal = exact_reciprocal(value, element)
         if reciprocal is None:
             return
-        scalar = FloatAttr(reciprocal, element)  # type: ignore[arg-type]
+        scalar = FloatAttr(reciprocal, element)  # pyright: ignore[reportArgumentType, reportCallIssue]
         attr: Attribute = (
             scalar
             if tensor_type is None
-            else DenseIntOrFPElementsAttr.from_list(tensor_type, [reciprocal])  # type: ignore[arg-type]
+            else DenseIntOrFPElementsAttr.from_list(tensor_type, [reciprocal])  # pyright: ignore[reportArgumentType, reportCallIssue]
         )
         constant = arith.ConstantOp(attr, tensor_type or element)
         constant.location = op.location

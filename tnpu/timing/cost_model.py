@@ -274,7 +274,7 @@ def element_bits(type_: Attribute) -> int:
         return max(8, element.width.data)
     if isinstance(element, IndexType):
         return 64
-    return element.bitwidth  # type: ignore[attr-defined]
+    return element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
 
 
 _MOVES = (arith.ConstantOp, arith.SelectOp, arith.BitcastOp, arith.ExtFOp, arith.TruncFOp,

@@ -364,7 +364,7 @@ class LaunchBinder:
         ):
             return _Unknowable(tuple(op.results))
         if isinstance(op, scf.ConditionOp):
-            after = op.parent_op().after_region.block  # type: ignore[union-attr]
+            after = op.parent_op().after_region.block  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
             return _Forward(tuple(after.args), tuple(op.args))
         if op.has_trait(IsTerminator):
             return None
@@ -405,7 +405,7 @@ class LaunchBinder:
         launch_bound = [v for v in (*lower, *upper, *strides) if isinstance(v, SSAValue)]
         if not launch_bound:
             costs = self.cost_model.structured_transfer_costs(
-                shape, element_bytes, lower, upper, strides  # type: ignore[arg-type]
+                shape, element_bytes, lower, upper, strides  # pyright: ignore[reportArgumentType]
             )
             return _FixedTransfer(node, costs)
         self.read.update(launch_bound)
@@ -713,7 +713,7 @@ class _Binding:
                 scope.update(zip(op.before_region.block.args, carried, strict=True))
             indices = self.bind_graph(node.body, scope, shape)
             if isinstance(op, scf.WhileOp):
-                condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # type: ignore[union-attr]
+                condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
                 if condition is UNKNOWN:
                     self.assume(op, "its condition depends on tile data: timed as one iteration")
                     condition = iteration == 0

@@ -130,7 +130,7 @@ def case_from_options(args: argparse.Namespace) -> Case:
     bound = bind_arguments(signature, constexprs, ordered, "arguments", tuple(grid))
     return Case(
         name=path.stem, ttir_path=ttir_path, kernel_py=kernel_py, kernel_name=function,
-        signature=signature, constexprs=constexprs, grid=(*grid, *(1,) * (3 - len(grid))),  # type: ignore[arg-type]
+        signature=signature, constexprs=constexprs, grid=(*grid, *(1,) * (3 - len(grid))),  # pyright: ignore[reportArgumentType]
         args=bound, launch_args=ordered,
     )
 

@@ -49,7 +49,7 @@ def _rebuild(
     mapping: dict[SSAValue, SSAValue] = {}
     yielded = build_body(body, mapping)
     body.add_op(tile.YieldOp(*yielded))
-    fused = tile.MapOp(operands, list(op.results_.types), Region(body))  # type: ignore[arg-type]
+    fused = tile.MapOp(operands, list(op.results_.types), Region(body))
     fused.location = op.location
     fused.attributes |= op.attributes
     for old, new in zip(op.results, fused.results):

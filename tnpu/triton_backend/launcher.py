@@ -214,7 +214,7 @@ def _interpret(
     for spec, type_ in zip(specs, tile_kernel.function_type.inputs.data):
         if isinstance(spec, BufferBinding):
             region = copies[spec.region][spec.offset :]
-            values.append(Buffer(region).viewed_as(numpy_dtype(type_.element_type)))  # type: ignore[attr-defined]
+            values.append(Buffer(region).viewed_as(numpy_dtype(type_.element_type)))  # pyright: ignore[reportAttributeAccessIssue]
         else:
             values.append(spec.value)
     interpret(tile_kernel, grid, values)

@@ -113,11 +113,11 @@ class Profile:
 
     @property
     def total_cycles(self) -> float:
-        return sum(record.report.cycles for record in self.timed)  # type: ignore[union-attr]
+        return sum(record.report.cycles for record in self.timed)  # pyright: ignore[reportOptionalMemberAccess]
 
     @property
     def total_time_us(self) -> float:
-        return sum(record.report.time_us for record in self.timed)  # type: ignore[union-attr]
+        return sum(record.report.time_us for record in self.timed)  # pyright: ignore[reportOptionalMemberAccess]
 
     def table(self) -> str:
         """One line per launch, then the total: kernel, grid, cycles, µs, × roofline,
@@ -146,7 +146,7 @@ class Profile:
     def export_chrome_trace(self, path: str | Path) -> None:
         """The timed launches, back to back on the modeled timeline, as a Perfetto/Chrome trace."""
         reports = [record.report for record in self.timed]
-        Path(path).write_text(json.dumps(chrome_trace(reports, self.npu)))  # type: ignore[arg-type]
+        Path(path).write_text(json.dumps(chrome_trace(reports, self.npu)))  # pyright: ignore[reportArgumentType]
 
 
 _ACTIVE: list[Profile] = []
@@ -245,7 +245,7 @@ def modeled_ms(call: Callable[[], Any]) -> float | None:
         return None
     if any(launch.report is None for launch in launches):
         return float("inf")
-    return sum(launch.report.time_us for launch in launches) / 1e3  # type: ignore[union-attr]
+    return sum(launch.report.time_us for launch in launches) / 1e3  # pyright: ignore[reportOptionalMemberAccess]
 
 
 def record_fallbacks(fallbacks: list[FallbackRecord]) -> None:

@@ -174,7 +174,7 @@ class _BinaryBase(RvvInstruction, ABC):
         return not self.name.endswith((".wi", ".wx"))
 
     def _maskable(self) -> tuple[SSAValue | None, SSAValue | None]:
-        return self.mask, self.passthru  # type: ignore[attr-defined]
+        return self.mask, self.passthru  # pyright: ignore[reportAttributeAccessIssue]
 
     def tied(self) -> Sequence[tuple[int, int]]:
         mask, passthru = self._maskable()
@@ -206,7 +206,7 @@ class _VectorScalarBase(_BinaryBase, ABC):
         super().__init__(operands=[lhs, rhs, mask, passthru], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 class VectorVectorOp(_VectorScalarBase, ABC):
@@ -468,7 +468,7 @@ class CompareOp(RvvInstruction, ABC):
             super().__init__(operands=[lhs, rhs], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        rhs = self.rhs if hasattr(self, "rhs") else self.immediate.value.data  # type: ignore[attr-defined]
+        rhs = self.rhs if hasattr(self, "rhs") else self.immediate.value.data  # pyright: ignore[reportAttributeAccessIssue]
         return self.rd, self.lhs, rhs
 
 
@@ -579,11 +579,11 @@ class MergeOp(RvvInstruction, ABC):
         return True
 
     def verify_(self) -> None:
-        _verify_mask_in_v0(self, self.mask)  # type: ignore[attr-defined]
+        _verify_mask_in_v0(self, self.mask)  # pyright: ignore[reportAttributeAccessIssue]
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        on_true = self.on_true if hasattr(self, "on_true") else self.immediate.value.data  # type: ignore[attr-defined]
-        return self.rd, self.on_false, on_true, "v0"  # type: ignore[attr-defined]
+        on_true = self.on_true if hasattr(self, "on_true") else self.immediate.value.data  # pyright: ignore[reportAttributeAccessIssue]
+        return self.rd, self.on_false, on_true, "v0"  # pyright: ignore[reportAttributeAccessIssue]
 
 
 class _MergeRegisterOp(MergeOp, ABC):
@@ -634,7 +634,7 @@ class VmergeVimOp(MergeOp):
 
 class _MemoryOp(RvvInstruction, ABC):
     def _address(self) -> str:
-        return f"({register_name(self.base)})"  # type: ignore[attr-defined]
+        return f"({register_name(self.base)})"  # pyright: ignore[reportAttributeAccessIssue]
 
     def verify_(self) -> None:
         mask = getattr(self, "mask", None)
@@ -689,7 +689,7 @@ class _SecondAddressLoadOp(_MemoryOp, ABC):
         super().__init__(operands=[base, index, mask, passthru], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self._address(), self.index, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+        return self.rd, self._address(), self.index, *_masked_suffix(self.mask)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 class StridedLoadOp(_SecondAddressLoadOp, ABC):
@@ -740,7 +740,7 @@ class _SecondAddressStoreOp(_MemoryOp, ABC):
         super().__init__(operands=[value, base, index, mask])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.value, self._address(), self.index, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+        return self.value, self._address(), self.index, *_masked_suffix(self.mask)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 class StridedStoreOp(_SecondAddressStoreOp, ABC):

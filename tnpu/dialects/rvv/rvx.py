@@ -133,7 +133,7 @@ class ScalarLoadOp(RdRsImmIntegerOperation):
     def assembly_line(self) -> str | None:
         return AssemblyPrinter.assembly_line(
             self.assembly_instruction_name(),
-            f"{register_name(self.rd)}, {self.immediate.value.data}({register_name(self.rs1)})",  # type: ignore[union-attr]
+            f"{register_name(self.rd)}, {self.immediate.value.data}({register_name(self.rs1)})",  # pyright: ignore[reportAttributeAccessIssue]
         )
 
 
