@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar, Self, TypeVar
+from typing import ClassVar, Generic, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -472,8 +472,11 @@ class CachePolicyAttr(ParametrizedAttribute):
 # Type constraints and the type rules Triton's verifier applies
 # ---------------------------------------------------------------------------
 
+_ConstrainedT = TypeVar("_ConstrainedT", bound=Attribute, covariant=True)
+
+
 @dataclass(frozen=True)
-class TypeClass(AttrConstraint):
+class TypeClass(AttrConstraint[_ConstrainedT], Generic[_ConstrainedT]):
     """One of Triton's type classes (TT_PtrLike, ...): `constr`, named in errors.
 
     xDSL's own message names the innermost mismatch ("f32 should be of base
@@ -481,7 +484,7 @@ class TypeClass(AttrConstraint):
     tensor of pointers, got tensor<16xf32>".
     """
 
-    constr: AttrConstraint
+    constr: AttrConstraint[_ConstrainedT]
     description: str
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
@@ -502,15 +505,15 @@ class TypeClass(AttrConstraint):
     def infer(self, context: InferenceContext) -> Attribute:
         return self.constr.infer(context)
 
-    def mapping_type_vars(self, type_var_mapping) -> TypeClass:
+    def mapping_type_vars(self, type_var_mapping) -> TypeClass[_ConstrainedT]:
         return self
 
 
-def _scalar_or_tensor(element: AttrConstraint, description: str) -> TypeClass:
+def _scalar_or_tensor(element: AttrConstraint, description: str) -> TypeClass[Attribute]:
     return TypeClass(AnyOf.get(element, TensorType.constr(element)), description)
 
 
-def _tensor_of(element: AttrConstraint, description: str) -> TypeClass:
+def _tensor_of(element: AttrConstraint, description: str) -> TypeClass[TensorType]:
     return TypeClass(TensorType.constr(element), description)
 
 

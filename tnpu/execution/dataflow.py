@@ -62,7 +62,7 @@ def _accesses(pointers: set[SSAValue]) -> Iterator[Operation]:
 
 def written_parameters(function: tt.FuncOp) -> set[str]:
     written = set()
-    for parameter in function.body.blocks.first.args:
+    for parameter in function.body.blocks[0].args:
         if not isinstance(parameter.type, tt.PointerType):
             continue  # a scalar offset into another parameter's buffer writes nothing of its own
         if any(
@@ -148,7 +148,7 @@ def index_parameters(function: tt.FuncOp) -> dict[str, IndexBounds]:
     """Integer pointer parameters whose values become addresses, with their safe ranges."""
     asserted = [op for op in function.walk() if isinstance(op, tt.AssertOp)]
     result = {}
-    for parameter in function.body.blocks.first.args:
+    for parameter in function.body.blocks[0].args:
         pointee = tt.element_type_of(parameter.type)
         if not isinstance(pointee, tt.PointerType) or not isinstance(
             pointee.pointee_type, IntegerType

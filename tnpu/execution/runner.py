@@ -206,7 +206,7 @@ def check_arguments(case: Case, function: tt.FuncOp) -> None:
             f"the TTIR kernel takes ({', '.join(names)}) but the case's signature has "
             f"runtime parameters ({', '.join(case.args)})"
         )
-    for name, parameter in zip(names, function.body.blocks.first.args):
+    for name, parameter in zip(names, function.body.blocks[0].args):
         is_pointer = isinstance(parameter.type, tt.PointerType)
         if is_pointer != isinstance(case.args[name], TensorArg):
             raise CaseError(f"parameter '{name}' is {parameter.type} in the TTIR but {case.signature[name]} in the case")

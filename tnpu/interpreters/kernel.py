@@ -103,7 +103,7 @@ def run_kernel(
     """
     function = kernel_function(module, kernel)
     check_interpretable(module)
-    parameters = function.body.blocks.first.args
+    parameters = function.body.blocks[0].args
     if len(arguments) != len(parameters):
         raise ValueError(f"the kernel takes {len(parameters)} arguments, got {len(arguments)}")
     memory = Memory()

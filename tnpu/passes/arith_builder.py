@@ -104,30 +104,35 @@ class ArithBuilder:
         assert like is not None, "a number operand needs a value to take its type from"
         return [o if isinstance(o, SSAValue) else self.constant(o, like.type) for o in operands]
 
+    def _pair(self, lhs: Operand, rhs: Operand) -> tuple[SSAValue, SSAValue]:
+        """`_values` of a binary op's two operands, as the pair the op's constructor takes."""
+        first, second = self._values(lhs, rhs)
+        return first, second
+
     # -- floating point ----------------------------------------------------
 
     def add(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.AddfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.AddfOp(*self._pair(lhs, rhs)))
 
     def sub(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.SubfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.SubfOp(*self._pair(lhs, rhs)))
 
     def mul(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.MulfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MulfOp(*self._pair(lhs, rhs)))
 
     def div(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.DivfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.DivfOp(*self._pair(lhs, rhs)))
 
     def neg(self, value: SSAValue) -> SSAValue:
         return self.insert(xdsl_arith.NegfOp(value))
 
     def minnum(self, lhs: Operand, rhs: Operand) -> SSAValue:
         """The smaller operand; a NaN operand loses to a number (C `fmin`)."""
-        return self.insert(xdsl_arith.MinnumfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MinnumfOp(*self._pair(lhs, rhs)))
 
     def maxnum(self, lhs: Operand, rhs: Operand) -> SSAValue:
         """The larger operand; a NaN operand loses to a number (C `fmax`)."""
-        return self.insert(xdsl_arith.MaxnumfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MaxnumfOp(*self._pair(lhs, rhs)))
 
     def polynomial(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
         """`c0 + x*(c1 + x*(c2 + ...))` by Horner's rule, lowest degree first."""
@@ -139,7 +144,7 @@ class ArithBuilder:
 
     def compare(self, predicate: str, lhs: Operand, rhs: Operand) -> SSAValue:
         """`arith.cmpf` with an MLIR predicate (`olt`, `uno`, `une`, ...)."""
-        return self.insert(arith.CmpfOp(*self._values(lhs, rhs), predicate))
+        return self.insert(arith.CmpfOp(*self._pair(lhs, rhs), predicate))
 
     def is_nan(self, value: SSAValue) -> SSAValue:
         return self.compare("uno", value, value)
@@ -191,32 +196,32 @@ class ArithBuilder:
         return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))
 
     def addi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.AddiOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.AddiOp(*self._pair(lhs, rhs)))
 
     def subi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.SubiOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.SubiOp(*self._pair(lhs, rhs)))
 
     def andi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.AndIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.AndIOp(*self._pair(lhs, rhs)))
 
     def ori(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.OrIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.OrIOp(*self._pair(lhs, rhs)))
 
     def xori(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.XOrIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.XOrIOp(*self._pair(lhs, rhs)))
 
     def shli(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.ShLIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.ShLIOp(*self._pair(lhs, rhs)))
 
     def shrsi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.ShRSIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.ShRSIOp(*self._pair(lhs, rhs)))
 
     def shrui(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.ShRUIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.ShRUIOp(*self._pair(lhs, rhs)))
 
     def compare_int(self, predicate: str, lhs: Operand, rhs: Operand) -> SSAValue:
         """`arith.cmpi` with an MLIR predicate (`slt`, `eq`, `ult`, ...)."""
-        return self.insert(arith.CmpiOp(*self._values(lhs, rhs), predicate))
+        return self.insert(arith.CmpiOp(*self._pair(lhs, rhs), predicate))
 
     def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
         """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
@@ -227,4 +232,4 @@ class ArithBuilder:
         return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))
 
     def muli(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.MuliOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MuliOp(*self._pair(lhs, rhs)))

@@ -119,7 +119,7 @@ def case_from_options(args: argparse.Namespace) -> Case:
         function = function_op.sym_name.data
         signature = {
             name: _triton_type(parameter.type)
-            for name, parameter in zip(parameter_names(function_op), function_op.body.blocks.first.args)
+            for name, parameter in zip(parameter_names(function_op), function_op.body.blocks[0].args)
         }
         ttir_path, kernel_py = path, None
     launch_args = [_argument(name, values.get(name), type_) for name, type_ in signature.items() if type_ != "constexpr"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import TypeVar
 
 from xdsl.backend.assembly_printer import AssemblyPrinter, OneLineAssemblyPrintable
 from xdsl.dialects.builtin import I32, IntegerAttr, i32
@@ -761,7 +762,10 @@ class Vsoxei64VOp(_SecondAddressStoreOp):
     index = operand_def(VectorRegisterType)
 
 
-def _memory(kind: type[_MemoryOp], stem: str, eew: int) -> type[_MemoryOp]:
+_MemoryOpT = TypeVar("_MemoryOpT", bound=_MemoryOp)
+
+
+def _memory(kind: type[_MemoryOpT], stem: str, eew: int) -> type[_MemoryOpT]:
     name = f"{stem}{eew}.v"
     return irdl_op_definition(type(name, (kind,), {"name": f"rvv.{name}"}))
 
