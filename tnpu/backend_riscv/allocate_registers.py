@@ -439,8 +439,8 @@ def _spill_carried(loop: rvx.LoopOp, index: int, stack_pointer: SSAValue, slot: 
     new.attributes |= loop.attributes
     Rewriter.replace_op(loop, new, [new.results[kept.index(i)] if i in kept else None for i in range(len(loop.results))])
     for copy in (initial_copy, carried_copy):
-        if is_copy(copy) and not copy.results[0].uses:
-            Rewriter.erase_op(copy)
+        if is_copy(copy) and not copy.results[0].uses:  # pyright: ignore[reportArgumentType, reportAttributeAccessIssue]
+            Rewriter.erase_op(copy)  # pyright: ignore[reportArgumentType]
 
 
 def _precedes(op: Operation, other: Operation, block: Block) -> bool:

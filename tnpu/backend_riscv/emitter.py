@@ -89,7 +89,7 @@ class KernelEmitter:
     def captured(self, ops: Sequence[Operation], block: Block) -> dict[SSAValue, Scalar | Constant]:
         """Scalars a region's ops use from outside it (regions may capture from above)."""
         defined = {r for op in ops for r in op.results} | set(block.args)
-        return {
+        return {  # pyright: ignore[reportReturnType]
             operand: self.place(operand)
             for op in ops
             for operand in op.operands

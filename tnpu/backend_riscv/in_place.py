@@ -100,7 +100,7 @@ def read_in_place(op: tile.LoadOp) -> bool:
     if any(not isinstance(u, tile.MapOp) or u.parent_block() is not block or op.result not in u.inputs
            for u in users):  # fmt: skip
         return False
-    if any(sum(_could_be_read_in_place(v.owner) for v in set(u.inputs)) > MAX_READ_IN_PLACE for u in users):
+    if any(sum(_could_be_read_in_place(v.owner) for v in set(u.inputs)) > MAX_READ_IN_PLACE for u in users):  # pyright: ignore[reportAttributeAccessIssue]
         return False
     last = max(users, key=block.get_operation_index)
     return not any(isinstance(inner, MEMORY_WRITES) for o in _between(block, op, last) for inner in o.walk())

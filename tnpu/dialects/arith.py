@@ -192,7 +192,7 @@ class _ShapedComparison:
         lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
         op = cls(lhs, rhs, predicate)
         op.properties |= properties
-        op.attributes |= attrs
+        op.attributes |= attrs  # pyright: ignore[reportAttributeAccessIssue]
         return op
 
     @classmethod
@@ -235,7 +235,7 @@ class CmpiOp(_ShapedComparison, xdsl_arith.CmpiOp, HasFolderInterface):
         holds = int(predicate in ("eq", "sle", "sge", "ule", "uge"))
         type_ = self.result.type
         if isa(type_, TensorType | VectorType):
-            return (DenseIntOrFPElementsAttr.from_list(type_, [holds]),)
+            return (DenseIntOrFPElementsAttr.from_list(type_, [holds]),)  # pyright: ignore[reportArgumentType, reportCallIssue]
         return (IntegerAttr(holds, type_),)  # pyright: ignore[reportArgumentType, reportCallIssue]
 
 

@@ -301,7 +301,7 @@ class BufferCastOp(IRDLOperation):
 def _mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
     """Merge a static list (with DYNAMIC_INDEX markers) and its dynamic values."""
     values = iter(dynamic)
-    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]
+    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def flatten_groups(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:
@@ -735,7 +735,7 @@ class _ParsedAccess:
             if mask
             else []
         )
-        return buffer, indices, masks
+        return buffer, indices, masks  # pyright: ignore[reportReturnType]
 
 
 @irdl_op_definition

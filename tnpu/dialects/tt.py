@@ -267,7 +267,7 @@ def parse_choice(parser: AttrParser, choices: Mapping[str, _T], what: str) -> _T
     """The value of the keyword `parser` is at, one of `choices`; else an error naming them."""
     start = parser.pos
     word = parser.parse_optional_identifier()
-    if word not in choices:
+    if word is None or word not in choices:
         parser.raise_error(f"expected {what} ({', '.join(choices)})", start, parser.pos)
     return choices[word]
 
@@ -1644,7 +1644,7 @@ class LoadOp(IRDLOperation):
 
 def _verify_boundary_check(ptr_type: Attribute, dims: DenseArrayBase) -> None:
     rank = len(shape_of(pointee_of(ptr_type)))
-    for dim in dims.get_values():
+    for dim in dims.get_values():  # pyright: ignore[reportAttributeAccessIssue]
         if not 0 <= dim < rank:
             raise VerifyException(f"boundaryCheck dimension {dim} out of range for rank {rank}")
 

@@ -285,7 +285,7 @@ def inductor_grid(
     inductor_meta = {**(meta.get("inductor_meta") or {}), "grid_type": meta["grid_type"]}
     try:
         expression = GridExpr.from_meta(inductor_meta, config)
-        return list(expression.eval_slow({**numbers, **constexprs, **config}))
+        return list(expression.eval_slow({**numbers, **constexprs, **config}))  # pyright: ignore[reportArgumentType]
     except Exception as error:  # Inductor raises NameError, KeyError, ...
         return f"unavailable: {type(error).__name__}: {error}"
 

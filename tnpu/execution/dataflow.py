@@ -106,7 +106,7 @@ def _constant_int(value: SSAValue) -> int | None:
         attr = op.value
         values = attr.get_values() if hasattr(attr, "get_values") else [attr.value.data]  # pyright: ignore[reportAttributeAccessIssue]
         if len(set(values)) == 1 and isinstance(values[0], int):
-            return int(values[0])
+            return int(values[0])  # pyright: ignore[reportArgumentType]
     return None
 
 

@@ -72,7 +72,7 @@ def install_libdevice_stand_ins() -> None:
         data = evaluate_libdevice(symbol, [arg.data for arg in args], dtype)
         return interpreter.TensorHandle(np.asarray(data), result_type.scalar)
 
-    interpreter.InterpreterBuilder.create_extern_elementwise = create_extern_elementwise
+    interpreter.InterpreterBuilder.create_extern_elementwise = create_extern_elementwise  # pyright: ignore[reportAttributeAccessIssue]
 
     def with_interpreter_semantic(function):
         def call(*args, **kwargs):

@@ -221,7 +221,7 @@ def _wide(type_: Attribute) -> Attribute:
     if isinstance(type_, TensorType):
         return TensorType(_wide(type_.element_type), type_.get_shape())
     if isinstance(type_, tt.PointerType):
-        return tt.PointerType(_wide(type_.pointee_type), type_.address_space)
+        return tt.PointerType(_wide(type_.pointee_type), type_.address_space.data)
     return type_
 
 
@@ -255,10 +255,14 @@ class ErrorBounds(ResultListener):
         self.interpreter = interpreter
         return self
 
+    def _attached(self) -> Interpreter:
+        assert self.interpreter is not None, "the bounds are attached to an interpreter before it runs"
+        return self.interpreter
+
     def stored(self, buffer: int) -> np.ndarray:
         """The bounds of the elements of the kernel's `buffer`-th pointer argument (f64)."""
         if self.shadow is None:  # nothing was loaded or stored
-            return np.zeros(launch_of(self.interpreter).memory.buffers[buffer].size // 8)
+            return np.zeros(launch_of(self._attached()).memory.buffers[buffer].size // 8)
         shadow = self.shadow.buffers[buffer]
         return shadow.data[: shadow.size].view(np.float64).copy()
 
@@ -404,7 +408,7 @@ class ErrorBounds(ResultListener):
     def _memory(self) -> Memory:
         if self.shadow is None:
             self.shadow = Memory()
-            for buffer in launch_of(self.interpreter).memory.buffers:
+            for buffer in launch_of(self._attached()).memory.buffers:
                 self.shadow.allocate(buffer.name, np.zeros(buffer.size, np.uint8))
         return self.shadow
 
@@ -421,7 +425,9 @@ class ErrorBounds(ResultListener):
     def _yield(self, op: Operation) -> None:
         parent = op.parent_op()
         bounds = [self.bound(v) for v in op.operands]
+        assert parent is not None, "a terminator has a parent op"
         if isinstance(op, scf.ConditionOp):
+            assert isinstance(parent, scf.WhileOp)
             bounds = bounds[1:]
             targets = [list(parent.after_region.block.args), list(parent.results)]
         elif isinstance(parent, scf.ForOp):
@@ -437,7 +443,7 @@ class ErrorBounds(ResultListener):
     def _evaluate(self, op: Operation, args: list[Any]) -> tuple[Any, ...]:
         self.evaluating = True
         try:
-            return self.interpreter.run_op(op, tuple(args))
+            return self._attached().run_op(op, tuple(args))
         finally:
             self.evaluating = False
 

@@ -140,7 +140,7 @@ class IndexEmitter:
     # -- emission ---------------------------------------------------------
 
     def _emit(self, op: Operation) -> SSAValue:
-        op.location = self.location()
+        op.location = self.location()  # pyright: ignore[reportAttributeAccessIssue]
         self.builder.insert(op)
         return op.results[0]
 

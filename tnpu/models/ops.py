@@ -118,6 +118,7 @@ def batchnorm() -> Workload:
     """BatchNorm2d in inference, with running statistics of its own."""
     norm = nn.BatchNorm2d(12)
     with torch.no_grad():
+        assert norm.running_mean is not None and norm.running_var is not None  # track_running_stats is on
         norm.running_mean.normal_()
         norm.running_var.uniform_(0.5, 2.0)
         norm.weight.normal_()

@@ -74,7 +74,7 @@ class ArithBuilder:
                 value = int(value) & ((1 << width) - 1)
                 if value >= 1 << (width - 1):  # two's complement, as MLIR prints it
                     value -= 1 << width
-                scalar = IntegerAttr(value, element)
+                scalar = IntegerAttr(value, element)  # pyright: ignore[reportArgumentType, reportCallIssue]
             else:
                 scalar = FloatAttr(float(value), element)  # pyright: ignore[reportArgumentType, reportCallIssue]
             attr = (
@@ -189,11 +189,11 @@ class ArithBuilder:
         """`fptosi` to integer type `element` (default: of the float's width), toward zero."""
         if element is None:
             element = IntegerType(element_type_of(value.type).bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
-        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))
+        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]
 
     def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:
         """`sitofp` of an integer value to `float_type` (a scalar float type)."""
-        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))
+        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))  # pyright: ignore[reportArgumentType]
 
     def addi(self, lhs: Operand, rhs: Operand) -> SSAValue:
         return self.insert(xdsl_arith.AddiOp(*self._pair(lhs, rhs)))
@@ -225,11 +225,11 @@ class ArithBuilder:
 
     def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
         """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
-        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))
+        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]
 
     def trunci(self, value: SSAValue, element: Attribute) -> SSAValue:
         """The low bits of integer `value` as the narrower integer type `element`."""
-        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))
+        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]
 
     def muli(self, lhs: Operand, rhs: Operand) -> SSAValue:
         return self.insert(xdsl_arith.MuliOp(*self._pair(lhs, rhs)))

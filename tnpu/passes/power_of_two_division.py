@@ -98,7 +98,7 @@ def _constant_divisor(value: object) -> tuple[float, Attribute, TensorType | Non
         element = attr.type.element_type
         if type(element) not in EXPONENT_RANGE:
             return None
-        return float(attr.get_values()[0]), element, attr.type
+        return float(attr.get_values()[0]), element, attr.type  # pyright: ignore[reportArgumentType]
     return None
 
 

@@ -131,7 +131,7 @@ def structured_transfer_bytes(
         contiguous = contiguous & (~counts | extends)
     runs = elements // run  # a run only ever grows from 1
     requests_per_run = -(-(run * element_bytes) // request_bytes)
-    return elements * element_bytes, runs * requests_per_run * request_bytes
+    return elements * element_bytes, runs * requests_per_run * request_bytes  # pyright: ignore[reportReturnType]
 
 
 def indexed_transfer_bytes(
@@ -412,7 +412,7 @@ class TileCostModel:
 
         An atomic reads and writes each element: twice the DRAM requests.
         """
-        value_type = op.result.type if isinstance(op, tile.GatherOp) else op.value.type
+        value_type = op.result.type if isinstance(op, tile.GatherOp) else op.value.type  # pyright: ignore[reportAttributeAccessIssue]
         payload, dram = indexed_transfer_bytes(
             op.tile_elements(),
             tile.element_bytes(tile.element_type_of(value_type)),

@@ -163,7 +163,7 @@ class BoundLaunch:
                             node.buffer: np.array([cost.read_bytes, cost.written_bytes])
                         }
                     for buffer, bytes_ in moved.items():
-                        total[buffer] = total.get(buffer, 0) + bytes_
+                        total[buffer] = total.get(buffer, 0) + bytes_  # pyright: ignore[reportArgumentType, reportCallIssue]
                 per_run[id(schedule)] = total
             return per_run[id(schedule)]
 
@@ -677,9 +677,9 @@ class _Binding:
         iteration = np.arange(longest, dtype=np.asarray(lower).dtype)
         index = _expand(lower, len(shape))[..., None] + _expand(step, len(shape))[..., None] * iteration
         block = op.body.block
-        scope: Environment = ChainMap(
+        scope: Environment = ChainMap(  # pyright: ignore[reportAssignmentType]
             {block.args[0]: as_value(index, op.lb.type)} | dict.fromkeys(block.args[1:], UNKNOWN),
-            _ExpandingView(env, len(shape) + 1),
+            _ExpandingView(env, len(shape) + 1),  # pyright: ignore[reportArgumentType]
         )
         indices = self.bind_graph(node.body, scope, (*shape, longest))
         env.update(dict.fromkeys(op.results, UNKNOWN))

@@ -219,7 +219,7 @@ def _triton_configs(blocks: list[Blocks], **extra: int) -> Generator[Any, None, 
             return
         # num_stages 2: double-buffered operands; num_warps means nothing to tnpu.
         yield Config(
-            {"BLOCK_M": chosen.m, "BLOCK_N": chosen.n, "BLOCK_K": chosen.k, **extra, "hint_override": None},
+            {"BLOCK_M": chosen.m, "BLOCK_N": chosen.n, "BLOCK_K": chosen.k, **extra, "hint_override": None},  # pyright: ignore[reportCallIssue]
             num_stages=2, num_warps=4,
         )  # fmt: skip
 

@@ -97,7 +97,7 @@ class FuseProducerMap(RewritePattern):
             consumer_mapping: dict[SSAValue, SSAValue] = {}
             for old, value in zip(op.body.block.args, op.inputs):
                 consumer_mapping[old] = (
-                    producer_values[value] if value in produced else block.args[position[value]]
+                    producer_values[value] if value in produced else block.args[position[value]]  # pyright: ignore[reportArgumentType]
                 )
             return _inline_body(op, block, consumer_mapping)
 

@@ -85,7 +85,7 @@ class RecogniseNanPropagatingMaxMin(RewritePattern):
         if combiner is None:
             return
         a, b = block.args
-        combined = combiner(a, b)
+        combined = combiner(a, b)  # pyright: ignore[reportCallIssue]
         rewriter.insert(combined, InsertPoint.at_start(block))
         yield_ = block.last_op
         assert isinstance(yield_, tile.YieldOp)

@@ -94,7 +94,7 @@ def _equal(left: Pattern, right: Pattern) -> Pattern:
 
     def matches(value: SSAValue) -> bool:
         op = value.owner
-        return compared(value) and arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data] == "oeq"
+        return compared(value) and arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data] == "oeq"  # pyright: ignore[reportAttributeAccessIssue]
 
     return matches
 

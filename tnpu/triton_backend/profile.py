@@ -127,16 +127,16 @@ class Profile:
         for record in self.launches:
             grid = "×".join(map(str, record.grid))
             if record.report is None:
-                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-", "-",
+                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-", "-",  # pyright: ignore[reportArgumentType]
                              f"untimed: {record.untimed}"))  # fmt: skip
                 continue
             report = record.report
-            rows.append((
+            rows.append((  # pyright: ignore[reportArgumentType]
                 record.kernel, grid, record.execution, f"{report.cycles:,.0f}", f"{report.time_us:,.2f}",
                 *("-" if ratio is None else f"{ratio:.2f}" for ratio in (report.roofline_ratio, report.compulsory_ratio)),
                 f"{report.bytes_read:,}/{report.bytes_written:,}", f"{report.flops:,}",
             ))  # fmt: skip
-        rows.append(("total", f"{len(self.launches)} launches", "", f"{self.total_cycles:,.0f}",
+        rows.append(("total", f"{len(self.launches)} launches", "", f"{self.total_cycles:,.0f}",  # pyright: ignore[reportArgumentType]
                      f"{self.total_time_us:,.2f}", "", "", "", ""))  # fmt: skip
         widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]

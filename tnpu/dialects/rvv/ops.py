@@ -470,7 +470,7 @@ class CompareOp(RvvInstruction, ABC):
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
         rhs = self.rhs if hasattr(self, "rhs") else self.immediate.value.data  # pyright: ignore[reportAttributeAccessIssue]
-        return self.rd, self.lhs, rhs
+        return self.rd, self.lhs, rhs  # pyright: ignore[reportAttributeAccessIssue]
 
 
 class CompareVectorOp(CompareOp, ABC):
@@ -767,7 +767,7 @@ _MemoryOpT = TypeVar("_MemoryOpT", bound=_MemoryOp)
 
 def _memory(kind: type[_MemoryOpT], stem: str, eew: int) -> type[_MemoryOpT]:
     name = f"{stem}{eew}.v"
-    return irdl_op_definition(type(name, (kind,), {"name": f"rvv.{name}"}))
+    return irdl_op_definition(type(name, (kind,), {"name": f"rvv.{name}"}))  # pyright: ignore[reportReturnType]
 
 
 _EEWS = (8, 16, 32, 64)
@@ -789,4 +789,4 @@ def _ops_of(namespace: dict[str, object]) -> list[type[IRDLOperation]]:
     return found
 
 
-RVV = Dialect("rvv", _ops_of(dict(globals())), [VectorRegisterType, MaskRegisterType])
+RVV = Dialect("rvv", _ops_of(dict(globals())), [VectorRegisterType, MaskRegisterType])  # pyright: ignore[reportArgumentType]

@@ -148,7 +148,7 @@ class ScalarStoreOp(RsRsImmIntegerOperation):
 
 
 def _scalar_memory(mnemonic: str, kind: type) -> type:
-    return irdl_op_definition(type(mnemonic, (kind,), {"name": f"rvx.{mnemonic}"}))
+    return irdl_op_definition(type(mnemonic, (kind,), {"name": f"rvx.{mnemonic}"}))  # pyright: ignore[reportArgumentType]
 
 
 LbOp, LbuOp, LhOp, LhuOp, LwuOp = (_scalar_memory(m, ScalarLoadOp) for m in ("lb", "lbu", "lh", "lhu", "lwu"))
