@@ -22,7 +22,7 @@ A case is a directory holding
 
 This is the layout of `test/fixtures/corpus/inductor`.  A kernel without a
 case directory is described by the same fields on the command line
-(`tnpu run kernel.ttir --grid 4 --arg x=float32[1024] ...`), see `cmd_run`.
+(`tnpu run kernel.ttir --grid 4 --arg x=float32[1024] ...`), see `kernel_file`.
 """
 
 from __future__ import annotations
