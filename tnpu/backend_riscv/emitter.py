@@ -17,7 +17,8 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv.builder import Builder
 from tnpu.backend_riscv.elements import ADDRESS, Element, element_of
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.elementwise.lowering import emit_elementwise
+from tnpu.backend_riscv.elementwise.program import ElementwiseProgram, Stream
 from tnpu.backend_riscv.storage import Constant, InPlace, Iota, Location, Scalar, Scratchpad, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile

@@ -52,7 +52,8 @@ from xdsl.rewriter import Rewriter
 from tnpu.backend_riscv import in_place, transfers, vector_unit
 from tnpu.backend_riscv.builder import Builder, fits_imm12
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.elementwise.lowering import emit_elementwise
+from tnpu.backend_riscv.elementwise.program import ElementwiseProgram, Stream
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.scalar_program import ScalarProgram, emit_scalar_program, lowers_to_scalar_code
 from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Tile, constant_bits

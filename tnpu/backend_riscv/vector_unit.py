@@ -37,7 +37,9 @@ from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.arg_combiners import arg_reduction
 from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
 from tnpu.backend_riscv.elements import Element, element_of
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Fold, Stream, emit_elementwise, nan_mask
+from tnpu.backend_riscv.elementwise.lowering import emit_elementwise
+from tnpu.backend_riscv.elementwise.program import ElementwiseProgram, Fold, Stream
+from tnpu.backend_riscv.elementwise.program_code import nan_mask
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Iota, Scalar, Tile
 from tnpu.diagnostics import CompileError
