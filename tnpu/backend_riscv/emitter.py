@@ -2,7 +2,7 @@
 
 `KernelEmitter` holds the `Builder` of the kernel's function, the
 `Scratchpad` that gives every value its place, and how to read a value
-into a register.  `tile_to_rvv.KernelLowering` extends it with the
+into a register.  `tile_to_rvv.RvvKernelLowering` extends it with the
 kernel's signature, the op dispatch and control flow, and calls the op
 families (`transfers`, `vector_unit`); they never call it back, so they
 import this module and not `tile_to_rvv`.

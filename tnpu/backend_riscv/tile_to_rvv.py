@@ -74,7 +74,7 @@ def kernel_symbol(name: str) -> str:
     return f"tnpu_kernel_{name}"
 
 
-class KernelLowering(KernelEmitter):
+class RvvKernelLowering(KernelEmitter):
     """The function (and its data sections) of one tile.kernel."""
 
     def __init__(self, kernel: tile.KernelOp):
@@ -422,11 +422,11 @@ def _bits_element(element: Element) -> Element:
 
 
 _LOWERINGS: dict[type[Operation], Callable[..., None]] = {
-    tile.ProgramIdOp: KernelLowering._program_id,
-    tile.NumProgramsOp: KernelLowering._num_programs,
-    tile.BufferCastOp: KernelLowering._buffer_cast,
-    tile.MapOp: KernelLowering._map,
-    tile.ReturnOp: KernelLowering._return,
+    tile.ProgramIdOp: RvvKernelLowering._program_id,
+    tile.NumProgramsOp: RvvKernelLowering._num_programs,
+    tile.BufferCastOp: RvvKernelLowering._buffer_cast,
+    tile.MapOp: RvvKernelLowering._map,
+    tile.ReturnOp: RvvKernelLowering._return,
     tile.LoadOp: transfers.emit_load,
     tile.StoreOp: transfers.emit_store,
     tile.GatherOp: transfers.emit_gather,
@@ -442,10 +442,10 @@ _LOWERINGS: dict[type[Operation], Callable[..., None]] = {
     tile.ReduceOp: vector_unit.emit_reduce,
     tile.ScanOp: vector_unit.emit_scan,
     tile.MatmulOp: vector_unit.emit_matmul,
-    arith.ConstantOp: KernelLowering._tensor_constant,
-    scf.ForOp: KernelLowering._for,
-    scf.IfOp: KernelLowering._if,
-    scf.WhileOp: KernelLowering._while,
+    arith.ConstantOp: RvvKernelLowering._tensor_constant,
+    scf.ForOp: RvvKernelLowering._for,
+    scf.IfOp: RvvKernelLowering._if,
+    scf.WhileOp: RvvKernelLowering._while,
 }
 """The lowering of each op, by class (see tnpu.dialects.dispatch)."""
 
@@ -464,4 +464,4 @@ class TileToRvvPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.ops if isinstance(k, tile.KernelOp)]:
-            Rewriter.replace_op(kernel, KernelLowering(kernel).lower(), [])
+            Rewriter.replace_op(kernel, RvvKernelLowering(kernel).lower(), [])

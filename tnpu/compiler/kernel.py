@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.backend_riscv.codegen import CompiledKernel, compile_kernel, lower_kernel
-from tnpu.backend_riscv.launch import KernelSpec, LaunchResult, build_elf, launch
+from tnpu.backend_riscv.qemu_launch import KernelSpec, LaunchResult, build_elf, launch
 from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
 from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
 from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
@@ -192,7 +192,7 @@ class RvvKernel:
         vlen: int = 256,
         count_instructions: bool = False,
     ) -> LaunchResult:
-        """Run `spec`'s grid under qemu-riscv64 at `vlen` (see `backend_riscv.launch.launch`)."""
+        """Run `spec`'s grid under qemu-riscv64 at `vlen` (see `backend_riscv.qemu_launch.launch`)."""
         return launch(
             self.code, spec, storages, elf=self.elf, vlen=vlen, count_instructions=count_instructions
         )

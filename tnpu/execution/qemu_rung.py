@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from tnpu.backend_riscv.launch import KernelSpec, LaunchError
+from tnpu.backend_riscv.qemu_launch import KernelSpec, LaunchError
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution.case import TensorArg
 from tnpu.execution.rungs import RunContext, Rung, RungResult

@@ -28,7 +28,7 @@ from tnpu.interpreters.arith import ArithFunctions
 from tnpu.interpreters.math import MathFunctions
 from tnpu.interpreters.memory import Memory
 from tnpu.interpreters.scf import ScfFunctions
-from tnpu.interpreters.tt import Launch, TTFunctions
+from tnpu.interpreters.tt import LaunchState, TTFunctions
 from tnpu.interpreters.values import as_value
 from tnpu.ir_helpers import kernel_function, parameter_names
 
@@ -117,7 +117,7 @@ def run_kernel(
         else:
             values.append(as_value(argument, parameter.type))
     full_grid = (*grid, *(1,) * (3 - len(grid)))
-    launch = Launch(full_grid, memory)  # pyright: ignore[reportArgumentType]
+    launch = LaunchState(full_grid, memory)  # pyright: ignore[reportArgumentType]
     interpreter = _Interpreter(module, file=output)
     for functions in FUNCTIONS:
         interpreter.register_implementations(functions())

@@ -1,7 +1,7 @@
 """Run a PyTorch model with torch.compile(backend="tnpu") beside eager, compare, and time it.
 
 MODEL is a suite entry (`tnpu model --list` names them) or FILE.py:FACTORY,
-a function returning (module, example inputs) or a `tnpu.models.workload.Workload`:
+a function returning (module, example inputs) or a `tnpu.models.suite_entry.ModelCall`:
 
   tnpu model resnet18
   tnpu model llama_tiny --config tpuv3 --config tpuv6e --json

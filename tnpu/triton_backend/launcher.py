@@ -56,7 +56,7 @@ import numpy as np
 from triton.backends.driver import decompose_descriptor, expand_signature
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.backend_riscv.launch import BufferBinding, LaunchError, ScalarSpec, launch_in_regions, scalar_spec
+from tnpu.backend_riscv.qemu_launch import BufferBinding, LaunchError, ScalarSpec, launch_in_regions, scalar_spec
 from tnpu.diagnostics import one_line
 from tnpu.interpreters.tile import Buffer
 from tnpu.interpreters.tile import launch as interpret

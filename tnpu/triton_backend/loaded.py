@@ -16,7 +16,7 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from tnpu.backend_riscv.launch import cache_dir
+from tnpu.backend_riscv.qemu_launch import cache_dir
 from tnpu.compiler.kernel import Kernel
 from tnpu.timing.launch import Launch
 from tnpu.timing.npu_config import NPUConfig
