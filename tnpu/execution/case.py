@@ -37,7 +37,7 @@ import ml_dtypes
 import numpy as np
 
 from tnpu.frontend import read_case_meta
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 
 
 class CaseError(Exception):

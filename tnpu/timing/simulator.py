@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tnpu.timing.cost_model import ComputeCost, TransferCost, Unit
-from tnpu.timing.launch import BoundLaunch, BranchChoice, LoopRuns, Schedule
+from tnpu.timing.launch_binding import BoundLaunch, BranchChoice, LoopRuns, Schedule
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.tog import BranchNode, LoopNode, Node, TileGraph
 

@@ -19,7 +19,7 @@ Built once per compiled kernel and NPU, from the `tile.kernel`:
 
 Compute nodes carry their cost: tile shapes are static.  A structured DMA's
 bytes depend on its bounds and strides, known only at launch:
-`tnpu.timing.launch` evaluates them for every program instance and
+`tnpu.timing.launch_binding` evaluates them for every program instance and
 iteration, then the simulator runs the graph.
 """
 

@@ -61,7 +61,7 @@ from tnpu.diagnostics import one_line
 from tnpu.interpreters.tile import Buffer
 from tnpu.interpreters.tile import launch as interpret
 from tnpu.interpreters.values import numpy_dtype
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.triton_backend import profile
 from tnpu.triton_backend.loaded import LoadedKernel
 from tnpu.triton_backend.settings import settings

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tnpu.compiler.kernel import Kernel
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 from tnpu.timing.trace import chrome_trace
