@@ -94,11 +94,11 @@ class _BitPatternAwareElement(AttrParser._TensorLiteralElement):
                     "hexadecimal float constant out of range for type", self.span
                 )
             return next(type.iter_unpack(self.value.to_bytes(type.compile_time_size, "little")))
-        value = super().to_type(parser, type)  # pyright: ignore[reportArgumentType]
+        value = super().to_type(parser, type)  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
         # MLIR's checks, and its words; xDSL 0.75 fails later, inside an attribute.
-        if isinstance(type, IntegerType) and type.normalized_value(value) is None:  # pyright: ignore[reportArgumentType]
+        if isinstance(type, IntegerType) and type.normalized_value(value) is None:  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
             parser.raise_error("integer constant out of range for type", self.span)
-        if isinstance(type, AnyFloat) and rounds_to_infinity(value, type):  # pyright: ignore[reportArgumentType]
+        if isinstance(type, AnyFloat) and rounds_to_infinity(value, type):  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
             parser.raise_error("floating point value too large", self.span)
         return value
 
@@ -352,9 +352,9 @@ class TTIRParser(Parser):
         if spelling is None or "#" in spelling:
             return super().parse_optional_type()
         if (cached := self._types.get(spelling)) is None:
-            cached = self._types[spelling] = super().parse_optional_type()  # pyright: ignore[reportArgumentType]
+            cached = self._types[spelling] = super().parse_optional_type()  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
         else:
-            self._resume_from(end)  # pyright: ignore[reportArgumentType]
+            self._resume_from(end)  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
         return cached
 
     def parse_optional_location(self) -> LocationAttr | None:

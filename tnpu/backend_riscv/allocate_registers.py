@@ -54,13 +54,13 @@ from tnpu.dialects.rvv import rvx
 from tnpu.dialects.rvv.types import MaskRegisterType, VectorGroupType, VectorRegisterType
 
 INT_POOL = tuple(
-    IntRegisterType.from_name(n).index.data  # pyright: ignore[reportAttributeAccessIssue]
+    IntRegisterType.from_name(n).index.data  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
     for n in ("t0", "t1", "t2", "t3", "t4", "t5", "t6", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
               "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11")
 )  # fmt: skip
 """Integer registers values may take (s0 holds the scratchpad; callee-saved ones last)."""
 FLOAT_POOL = tuple(
-    FloatRegisterType.from_name(n).index.data  # pyright: ignore[reportAttributeAccessIssue]
+    FloatRegisterType.from_name(n).index.data  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
     for n in (*(f"ft{i}" for i in range(12)), *(f"fa{i}" for i in range(8)))
 )
 VECTOR_REGISTERS = 32
@@ -162,7 +162,7 @@ def allocate_function(func: riscv_func.FuncOp) -> None:
         if isinstance(type_, VectorGroupType):
             new = type_.allocated_to(register)
         else:
-            new = type(type_).from_index(register)  # pyright: ignore[reportAttributeAccessIssue]
+            new = type(type_).from_index(register)  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
         if new != type_:
             Rewriter.replace_value_with_new_type(value, new)
     for op in list(func.walk()):
@@ -237,7 +237,7 @@ def _allocate(func: riscv_func.FuncOp) -> dict[SSAValue, int]:
             continue
         root = find(value)
         type_ = value.type
-        fixed = type_.index.data if type_.is_allocated else None  # pyright: ignore[reportAttributeAccessIssue]
+        fixed = type_.index.data if type_.is_allocated else None  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
         size = type_.registers if isinstance(type_, VectorGroupType) else 1
         group = groups.get(root)
         if group is None:
@@ -284,7 +284,7 @@ def _allocate(func: riscv_func.FuncOp) -> dict[SSAValue, int]:
         member: group.register
         for group in groups.values()
         for member in group.members
-        if group.register is not None and not member.type.is_allocated  # pyright: ignore[reportAttributeAccessIssue]
+        if group.register is not None and not member.type.is_allocated  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
     }
 
 
@@ -446,7 +446,7 @@ def _spill_carried(loop: rvx.LoopOp, index: int, stack_pointer: SSAValue, slot: 
 def _precedes(op: Operation, other: Operation, block: Block) -> bool:
     """Whether `op` (or the op of `block` holding it) is `other`, an op of `block`, or comes before it."""
     while op.parent is not block:
-        op = op.parent_op()  # pyright: ignore[reportAssignmentType]
+        op = op.parent_op()  # pyright: ignore[reportAssignmentType]  # an op inside a region has a parent
     return block.get_operation_index(op) <= block.get_operation_index(other)
 
 

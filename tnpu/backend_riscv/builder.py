@@ -77,7 +77,7 @@ class Var:
 
     def _own(self, value: SSAValue) -> SSAValue:
         held = self._builder.held
-        if value.uses or value in held or not isinstance(value, OpResult) or value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]
+        if value.uses or value in held or not isinstance(value, OpResult) or value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
             value = self._builder.emit(copy_op(value, unallocated_type(value.type)))
         held.add(value)
         return value
@@ -363,7 +363,7 @@ def copy_op(value: SSAValue, result_type: Attribute) -> Operation:
 def _unallocated(value: SSAValue, block: Block) -> SSAValue:
     """`value`, or a copy at the end of `block` when it is in a register given in advance
     (a structured op carries values in registers allocation chooses)."""
-    if not value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]
+    if not value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
         return value
     copy = copy_op(value, unallocated_type(value.type))
     block.add_op(copy)

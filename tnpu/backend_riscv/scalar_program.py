@@ -168,7 +168,7 @@ class _ScalarLowering:
         return self.b.emit(op(*operands))
 
     def _shift_immediate(self, op: type[Operation], value: SSAValue, amount: int) -> SSAValue:
-        return self.b.emit(op(value, IntegerAttr(amount, ui6)))  # pyright: ignore[reportCallIssue]
+        return self.b.emit(op(value, IntegerAttr(amount, ui6)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     # -- forms ------------------------------------------------------------------
 

@@ -423,13 +423,13 @@ class _OneElement:
             self.current_bits = bits
 
     def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=VectorRegisterType.group(1), **kwargs))  # pyright: ignore[reportCallIssue]
+        return self.b.vector(op(*operands, result_type=VectorRegisterType.group(1), **kwargs))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1)))  # pyright: ignore[reportCallIssue]
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # pyright: ignore[reportCallIssue]
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def int_constant(self, value: int) -> SSAValue:
         return self.b.li(value)

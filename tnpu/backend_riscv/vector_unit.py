@@ -366,7 +366,7 @@ def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, combiner: type[Oper
         else:
             body = producer.body.block
             program = ElementwiseProgram(list(body.ops)[:-1], cg.map_inputs(producer, base), [], columns, producer)
-            value = body.last_op.operands[0]  # pyright: ignore[reportOptionalMemberAccess]
+            value = body.last_op.operands[0]  # pyright: ignore[reportOptionalMemberAccess]  # a block ends with its terminator
         reduced, nan_seen = _reduce_row(b, program, value, element, combiner)
         result = b.var(reduced)
         if nan_seen is not None:

@@ -148,7 +148,7 @@ def element_bytes(element: Attribute) -> int:
         return max(1, element.width.data // 8)
     if isinstance(element, IndexType):
         return 8
-    return element.bitwidth // 8  # pyright: ignore[reportAttributeAccessIssue]
+    return element.bitwidth // 8  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
 
 
 def _expect(condition: bool, message: str) -> None:
@@ -301,7 +301,7 @@ class BufferCastOp(IRDLOperation):
 def _mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
     """Merge a static list (with DYNAMIC_INDEX markers) and its dynamic values."""
     values = iter(dynamic)
-    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]  # pyright: ignore[reportAttributeAccessIssue]
+    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]  # pyright: ignore[reportAttributeAccessIssue]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
 
 
 def flatten_groups(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:

@@ -749,7 +749,7 @@ class FuncOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.body.blocks:
             return
-        block_types = tuple(self.body.blocks.first.arg_types)  # pyright: ignore
+        block_types = tuple(self.body.blocks[0].arg_types)
         if block_types != self.function_type.inputs.data:
             raise VerifyException(
                 "entry block arguments must have the same types as the function inputs"
@@ -1644,7 +1644,7 @@ class LoadOp(IRDLOperation):
 
 def _verify_boundary_check(ptr_type: Attribute, dims: DenseArrayBase) -> None:
     rank = len(shape_of(pointee_of(ptr_type)))
-    for dim in dims.get_values():  # pyright: ignore[reportAttributeAccessIssue]
+    for dim in dims.get_values():  # pyright: ignore[reportAttributeAccessIssue]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
         if not 0 <= dim < rank:
             raise VerifyException(f"boundaryCheck dimension {dim} out of range for rank {rank}")
 

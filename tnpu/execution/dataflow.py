@@ -89,7 +89,7 @@ def _forward(values: set[SSAValue]) -> tuple[set[SSAValue], bool]:
                 continue  # a value used as a mask or stored selects no address
             successors = list(op.results)
             if op.has_trait(IsTerminator) and op.parent_op() is not None:
-                successors += list(op.parent_op().results)  # pyright: ignore[reportOptionalMemberAccess]
+                successors += list(op.parent_op().results)  # pyright: ignore[reportOptionalMemberAccess]  # an op inside a region has a parent
             for result in successors:
                 if result not in tainted:
                     tainted.add(result)
@@ -104,7 +104,7 @@ def _constant_int(value: SSAValue) -> int | None:
         return _constant_int(op.operands[0])
     if isinstance(op, arith.ConstantOp):
         attr = op.value
-        values = attr.get_values() if hasattr(attr, "get_values") else [attr.value.data]  # pyright: ignore[reportAttributeAccessIssue]
+        values = attr.get_values() if hasattr(attr, "get_values") else [attr.value.data]  # pyright: ignore[reportAttributeAccessIssue]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
         if len(set(values)) == 1 and isinstance(values[0], int):
             return int(values[0])  # pyright: ignore[reportArgumentType]
     return None

@@ -229,7 +229,7 @@ def _wide_attribute(attribute: Attribute) -> Attribute:
     if isinstance(attribute, FloatAttr) and attribute.type != _wide(attribute.type):
         return FloatAttr(attribute.value.data, f64)
     if isinstance(attribute, DenseIntOrFPElementsAttr) and attribute.type != _wide(attribute.type):
-        return DenseIntOrFPElementsAttr.from_list(_wide(attribute.type), list(attribute.get_values()))  # pyright: ignore[reportArgumentType, reportCallIssue]
+        return DenseIntOrFPElementsAttr.from_list(_wide(attribute.type), list(attribute.get_values()))  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
     if isinstance(attribute, FunctionType):
         return FunctionType.from_lists([_wide(t) for t in attribute.inputs], [_wide(t) for t in attribute.outputs])
     return attribute

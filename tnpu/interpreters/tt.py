@@ -493,7 +493,7 @@ class TTFunctions(InterpreterFunctions):
     @impl(tt.DescriptorScatterOp)
     def run_descriptor_scatter(self, interpreter: Interpreter, op: tt.DescriptorScatterOp, args: PythonValues):
         descriptor, rows, column, value = args
-        addresses, inside = descriptor.rows(rows, column, op.src.type.get_shape()[1])  # pyright: ignore[reportAttributeAccessIssue]
+        addresses, inside = descriptor.rows(rows, column, op.src.type.get_shape()[1])  # pyright: ignore[reportAttributeAccessIssue]  # a shaped type, by the op's verifier
         with _memory_access(interpreter, op) as memory:
             memory.store(addresses, np.asarray(value).astype(descriptor.dtype), inside, descriptor.dtype)
         return ()

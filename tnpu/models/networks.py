@@ -136,7 +136,7 @@ def mixtral_tiny() -> ModelCall:
 
     config = MixtralConfig(vocab_size=512, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                            num_attention_heads=4, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
-                           max_position_embeddings=64, use_cache=False, experts_implementation="batched_mm")  # pyright: ignore[reportCallIssue]  # fmt: skip
+                           max_position_embeddings=64, use_cache=False, experts_implementation="batched_mm")  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations  # fmt: skip
     return ModelCall(Output(MixtralForCausalLM(config), "logits"), (_tokens(512),))
 
 

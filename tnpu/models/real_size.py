@@ -46,7 +46,7 @@ def resnet50() -> ModelCall:
 
     config = ResNetConfig(layer_type="bottleneck", depths=[3, 4, 6, 3], hidden_sizes=[256, 512, 1024, 2048],
                           embedding_size=64)  # fmt: skip
-    model = Output(ResNetModel(config), "pooler_output").to(memory_format=torch.channels_last)  # pyright: ignore[reportCallIssue]
+    model = Output(ResNetModel(config), "pooler_output").to(memory_format=torch.channels_last)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
     return ModelCall(model, (_image().contiguous(memory_format=torch.channels_last),))
 
 
@@ -76,12 +76,12 @@ class DecoderLayer(nn.Module):
     def __init__(self, model: nn.Module):
         super().__init__()
         self.rotary = model.rotary_emb
-        self.layer = model.layers[0]  # pyright: ignore[reportIndexIssue]
+        self.layer = model.layers[0]  # pyright: ignore[reportIndexIssue]  # torch's or transformers' annotations
 
     def forward(self, hidden: torch.Tensor) -> torch.Tensor:
         positions = torch.arange(hidden.shape[1]).unsqueeze(0)
-        rotary = self.rotary(hidden, positions)  # pyright: ignore[reportCallIssue]
-        return self.layer(hidden, attention_mask=None, position_ids=positions, position_embeddings=rotary)  # pyright: ignore[reportCallIssue]
+        rotary = self.rotary(hidden, positions)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
+        return self.layer(hidden, attention_mask=None, position_ids=positions, position_embeddings=rotary)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
 
 
 @entry("llama3_8b_layer", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
@@ -92,7 +92,7 @@ def llama3_8b_layer() -> ModelCall:
 
     config = LlamaConfig(vocab_size=SEED_VOCABULARY, hidden_size=4096, intermediate_size=14336, num_hidden_layers=1,
                          num_attention_heads=32, num_key_value_heads=8, max_position_embeddings=8192,
-                         rope_theta=500000.0, rms_norm_eps=1e-5, use_cache=False)  # pyright: ignore[reportCallIssue]  # fmt: skip
+                         rope_theta=500000.0, rms_norm_eps=1e-5, use_cache=False)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations  # fmt: skip
     return ModelCall(DecoderLayer(LlamaModel(config)).eval(), (torch.randn(1, 32, 4096),))
 
 
@@ -103,7 +103,7 @@ def dense_experts_forward(self: nn.Module, hidden_states: torch.Tensor, top_k_in
 
     At 32 tokens and 8 of 128 experts per token nearly every expert is routed some token, so the expert
     weights read, which bound the layer, are a grouped GEMM's; the multiply-adds are 16 times as many."""
-    experts = self.gate_up_proj.shape[0]  # pyright: ignore[reportIndexIssue]
+    experts = self.gate_up_proj.shape[0]  # pyright: ignore[reportIndexIssue]  # torch's or transformers' annotations
     picked = top_k_index.unsqueeze(-1) == torch.arange(experts, device=top_k_index.device)  # pyright: ignore[reportArgumentType, reportCallIssue]  # (T, K, E)
     weights = (picked * top_k_weights.unsqueeze(-1)).sum(1)  # (T, E)
     gate_up = torch.matmul(hidden_states.unsqueeze(0), self.gate_up_proj.transpose(1, 2))  # pyright: ignore[reportCallIssue]  # (E, T, 2I)
@@ -129,10 +129,10 @@ def qwen3_moe_layer() -> ModelCall:
 
     _register_dense_experts()
     config = Qwen3MoeConfig(vocab_size=SEED_VOCABULARY, hidden_size=2048, intermediate_size=6144, num_hidden_layers=1,
-                            num_attention_heads=32, num_key_value_heads=4, head_dim=128, num_experts=128,  # pyright: ignore[reportCallIssue]
+                            num_attention_heads=32, num_key_value_heads=4, head_dim=128, num_experts=128,  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
                             num_experts_per_tok=8, moe_intermediate_size=768, norm_topk_prob=True,
                             max_position_embeddings=4096, use_cache=False,
-                            experts_implementation="tnpu_dense")  # pyright: ignore[reportCallIssue]  # fmt: skip
+                            experts_implementation="tnpu_dense")  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations  # fmt: skip
     return ModelCall(DecoderLayer(Qwen3MoeModel(config)).eval(), (torch.randn(1, 32, 2048),))
 
 

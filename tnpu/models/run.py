@@ -252,7 +252,7 @@ def _with_eager_operations(call: Callable[[], Any]) -> tuple[Any, dict[str, int]
         for child in event.cpu_children:
             visit(child)
 
-    for event in trace.events():  # pyright: ignore[reportOptionalIterable]
+    for event in trace.events():  # pyright: ignore[reportOptionalIterable]  # torch's or transformers' annotations
         if event.cpu_parent is None:
             visit(event)
     return value, found
@@ -308,7 +308,7 @@ def stage_of_failure(error: BaseException) -> tuple[str, str]:
         return _REFUSED_AT[stage], refusal_message(kernel, stage, reason)
     if "TnpuLaunchError" in text:
         return "RVV built", _first_line(text[text.index("TnpuLaunchError") :])
-    if isinstance(error, torch._dynamo.exc.BackendCompilerFailed) or "InductorError" in text:  # pyright: ignore[reportAttributeAccessIssue]
+    if isinstance(error, torch._dynamo.exc.BackendCompilerFailed) or "InductorError" in text:  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
         return "traced", _first_line(text)
     return "none", _first_line(text)
 

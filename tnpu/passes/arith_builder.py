@@ -74,9 +74,9 @@ class ArithBuilder:
                 value = int(value) & ((1 << width) - 1)
                 if value >= 1 << (width - 1):  # two's complement, as MLIR prints it
                     value -= 1 << width
-                scalar = IntegerAttr(value, element)  # pyright: ignore[reportArgumentType, reportCallIssue]
+                scalar = IntegerAttr(value, element)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
             else:
-                scalar = FloatAttr(float(value), element)  # pyright: ignore[reportArgumentType, reportCallIssue]
+                scalar = FloatAttr(float(value), element)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
             attr = (
                 DenseIntOrFPElementsAttr.from_list(type_, [scalar.value.data])
                 if isinstance(type_, TensorType | VectorType)
@@ -92,9 +92,9 @@ class ArithBuilder:
         splat test); the integer splat prints as one number.
         """
         element = element_type_of(type_)
-        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # pyright: ignore[reportAttributeAccessIssue]
+        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
         (bits,) = struct.unpack(bits_format, struct.pack(float_format, float("nan")))
-        integers = with_element_type(type_, IntegerType(element.bitwidth))  # pyright: ignore[reportAttributeAccessIssue]
+        integers = with_element_type(type_, IntegerType(element.bitwidth))  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
         return self.bitcast(self.constant(bits, integers), element)
 
     def _values(self, *operands: Operand, like: SSAValue | None = None) -> list[SSAValue]:
@@ -181,19 +181,19 @@ class ArithBuilder:
     def bits(self, value: SSAValue) -> SSAValue:
         """The bits of a float value as the signless integer of its width (one op per value)."""
         if value not in self._bits:
-            width = element_type_of(value.type).bitwidth  # pyright: ignore[reportAttributeAccessIssue]
+            width = element_type_of(value.type).bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
             self._bits[value] = self.bitcast(value, IntegerType(width))
         return self._bits[value]
 
     def to_int(self, value: SSAValue, element: Attribute | None = None) -> SSAValue:
         """`fptosi` to integer type `element` (default: of the float's width), toward zero."""
         if element is None:
-            element = IntegerType(element_type_of(value.type).bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
-        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]
+            element = IntegerType(element_type_of(value.type).bitwidth)  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
+        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:
         """`sitofp` of an integer value to `float_type` (a scalar float type)."""
-        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))  # pyright: ignore[reportArgumentType]
+        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def addi(self, lhs: Operand, rhs: Operand) -> SSAValue:
         return self.insert(xdsl_arith.AddiOp(*self._pair(lhs, rhs)))
@@ -225,11 +225,11 @@ class ArithBuilder:
 
     def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
         """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
-        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]
+        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def trunci(self, value: SSAValue, element: Attribute) -> SSAValue:
         """The low bits of integer `value` as the narrower integer type `element`."""
-        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]
+        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def muli(self, lhs: Operand, rhs: Operand) -> SSAValue:
         return self.insert(xdsl_arith.MuliOp(*self._pair(lhs, rhs)))

@@ -364,7 +364,7 @@ class LaunchBinder:
         ):
             return _Unknowable(tuple(op.results))
         if isinstance(op, scf.ConditionOp):
-            after = op.parent_op().after_region.block  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
+            after = op.parent_op().after_region.block  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]  # an op inside a region has a parent
             return _Forward(tuple(after.args), tuple(op.args))
         if op.has_trait(IsTerminator):
             return None
@@ -713,7 +713,7 @@ class _Binding:
                 scope.update(zip(op.before_region.block.args, carried, strict=True))
             indices = self.bind_graph(node.body, scope, shape)
             if isinstance(op, scf.WhileOp):
-                condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
+                condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]  # a block ends with its terminator
                 if condition is UNKNOWN:
                     self.assume(op, "its condition depends on tile data: timed as one iteration")
                     condition = iteration == 0

@@ -95,7 +95,7 @@ def report(result: ModelResult) -> str:
         for launch in result.launches:
             time_ = launch.times[first]
             ratio = time_.get("roofline_ratio")
-            rows.append((launch.kernel[:60], launch.kind, "×".join(map(str, launch.grid)),  # pyright: ignore[reportArgumentType]
+            rows.append((launch.kernel[:60], launch.kind, "×".join(map(str, launch.grid)),  # pyright: ignore[reportArgumentType]  # rows typed by the header's string literals
                          f"{time_.get('cycles', 0):,.0f}", f"{time_.get('time_us', 0):,.2f}",
                          "-" if ratio is None else f"{ratio:.1f}"))  # fmt: skip
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

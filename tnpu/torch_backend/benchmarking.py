@@ -39,7 +39,7 @@ def modeled_benchmarks() -> Iterator[None]:
         modeled = profile.modeled_ms(fn)
         return float("inf") if modeled is None else modeled
 
-    benchmarker.benchmark_cpu = benchmark_cpu  # pyright: ignore[reportAttributeAccessIssue]
+    benchmarker.benchmark_cpu = benchmark_cpu  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
     try:
         yield
     finally:

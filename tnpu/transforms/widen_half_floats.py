@@ -157,12 +157,12 @@ def converted_tile(
     """A `tile.map` of one `arith.extf`/`truncf`: `value`'s tile in float type `element`."""
     assert isinstance(value.type, TensorType)
     body = Block(arg_types=[value.type.element_type])
-    widening = element.bitwidth > body.args[0].type.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
+    widening = element.bitwidth > body.args[0].type.bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
     convert_type = xdsl_arith.ExtFOp if widening else xdsl_arith.TruncFOp
     convert = convert_type(body.args[0], element)
     convert.location = op.location
     body.add_ops([convert, tile.YieldOp(convert.result)])
-    converted = tile.MapOp([value], [with_element_type(value.type, element)], Region(body))  # pyright: ignore[reportArgumentType]
+    converted = tile.MapOp([value], [with_element_type(value.type, element)], Region(body))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
     converted.location = op.location
     rewriter.insert(converted)
     return converted.results[0]

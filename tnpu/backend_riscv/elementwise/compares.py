@@ -50,7 +50,7 @@ _MASK_COMPARE = {  # vmandn.mm vd, x, y = x & ~y;  vmorn.mm vd, x, y = x | ~y
 def compare(code: ProgramCode, op: Operation) -> None:
     kind = "f" if isinstance(op, arith.CmpfOp) else "x"
     names = arith.CMPF_COMPARISON_OPERATIONS if kind == "f" else arith.CMPI_COMPARISON_OPERATIONS
-    predicate = names[op.predicate.value.data]  # pyright: ignore[reportAttributeAccessIssue]
+    predicate = names[op.predicate.value.data]  # pyright: ignore[reportAttributeAccessIssue]  # a compare op, matched by isinstance on a tuple of classes
     lhs, rhs = op.operands
     if kind == "f" and predicate in ("one", "ueq", "ord", "uno", "true", "false"):
         return _fcmp_compound(code, op, predicate)

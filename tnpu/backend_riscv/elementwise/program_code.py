@@ -146,13 +146,13 @@ class ProgramCode(ABC):
         self.loop.sew(bits)
 
     def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=StripLoop.vector_type(), **kwargs))  # pyright: ignore[reportCallIssue]
+        return self.b.vector(op(*operands, result_type=StripLoop.vector_type(), **kwargs))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=StripLoop.mask_type()))  # pyright: ignore[reportCallIssue]
+        return self.b.vector(op(*operands, result_type=StripLoop.mask_type()))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # pyright: ignore[reportCallIssue]
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def _hoisted(self, file: str, key: object, make: Callable[[], SSAValue]) -> SSAValue:
         """What `make` builds, before the loop while the program has registers of `file`
@@ -268,7 +268,7 @@ class ProgramCode(ABC):
         data = self.from_mask(vector, 1, 8) if vector.element.is_mask else vector.value
         self.sew(vector.element.bits)
         accumulator = fold.accumulator
-        reduced = fold.instruction(data, accumulator.value, result_type=VectorRegisterType.group(1))  # pyright: ignore[reportCallIssue]
+        reduced = fold.instruction(data, accumulator.value, result_type=VectorRegisterType.group(1))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
         accumulator.set(self.b.vector(reduced))
         if fold.nans is not None:
             nans = self.b.emit(rvv.VcpopMOp(nan_mask(self.b, vector.value)))

@@ -60,10 +60,10 @@ def lower_constant(lowering: KernelLowering, op: arith.ConstantOp) -> None:
     splat = value.get_values()[0]
     scalar_attr: Attribute
     if isinstance(element, AnyFloat):
-        scalar_attr = FloatAttr(float(splat), element)  # pyright: ignore[reportArgumentType]
+        scalar_attr = FloatAttr(float(splat), element)  # pyright: ignore[reportArgumentType]  # xDSL's attribute constructors want the exact element type
     else:
         assert isinstance(element, IntegerType | IndexType)
-        scalar_attr = IntegerAttr(int(splat), element)  # pyright: ignore[reportArgumentType]
+        scalar_attr = IntegerAttr(int(splat), element)  # pyright: ignore[reportArgumentType]  # xDSL's attribute constructors want the exact element type
     scalar = lowering.insert(arith.ConstantOp(scalar_attr)).results[0]
     lowering.values[op.result] = lowering.splat_forms(scalar, result_type, constant=splat)  # pyright: ignore[reportArgumentType]
 
