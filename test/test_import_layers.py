@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("transforms",),  # tile -> tile rewrites: fuse-tile-maps, expand-math, the RVV steps
     ("backend_riscv", "timing"),  # the two consumers of tile IR
     ("compiler",),  # the compile API, the tnpu-to-tile, tnpu-to-rvv and tnpu-to-npu pipelines
+    ("scheduler",),  # several programs on one NPU: partitions, streams of requests, the shared DRAM
     ("execution", "triton_backend"),  # the harness (its rungs); Triton's `cpu` backend
     ("torch_backend",),  # the torch.compile route: the dynamo backend `tnpu`, Inductor's settings
     ("tnpu",),  # the package itself: re-exports the compile API, tnpu.profile, tnpu.compile

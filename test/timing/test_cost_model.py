@@ -16,6 +16,7 @@ from tnpu.timing.cost_model import (
     Unit,
     indexed_transfer_bytes,
     reduction_cycles,
+    window_transfer_bytes,
     scan_cycles,
     structured_transfer_bytes,
     systolic_matmul_cycles,
@@ -275,3 +276,76 @@ def test_a_take_permutes_each_result_vector_from_every_source_vector_it_may_reac
     assert along_columns.busy_cycles == 16 * 16 * lane
     assert along_rows.latency_cycles == npu_.op_latency("cross_lane")
     assert along_columns.ideal_cycles <= along_columns.busy_cycles
+
+
+def test_a_reduction_across_the_dram_contiguous_axis_folds_whole_vectors():
+    """A [128, 512] tile loaded with strides [1, 512] (128 columns of a row-major matrix,
+    512 rows): the DMA writes each row's 128 contiguous columns across the lanes, so reducing
+    along axis 1 (the rows) combines whole vectors; loaded with strides [512, 1] the same
+    reduction crosses lanes.  Through the map between load and reduction alike."""
+    reduce_along_1 = """
+  %t = tile.load %x[0] strides [{strides}] : !tile.buffer<f32> -> tensor<128x512xf32>
+  %m = tile.map %t : tensor<128x512xf32> -> tensor<128x512xf32> {{
+  ^bb0(%a: f32):
+    %s = arith.mulf %a, %a : f32
+    tile.yield %s : f32
+  }}
+  %r = tile.reduce %m {{axis = 1 : i32}} : tensor<128x512xf32> -> tensor<128xf32> {{
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.yield %s : f32
+  }}"""
+    model, [_, columns] = compute_costs(reduce_along_1.format(strides="1, 512"))
+    _, [_, rows] = compute_costs(reduce_along_1.format(strides="512, 1"))
+    width, combine = model.npu.vector_width(32), (1, model.npu.op_latency("arith.addf"))
+    lane = model.cross_lane
+    assert (columns.busy_cycles, columns.latency_cycles) == reduction_cycles((512, 128), 0, width, combine, lane)
+    assert (rows.busy_cycles, rows.latency_cycles) == reduction_cycles((128, 512), 1, width, combine, lane)
+    # 8 rows of 128 columns per vector: 504 folds of a vector, then 3 steps across the 8.
+    assert columns.busy_cycles == (512 - 8) * 128 // width + 3 * 1 * (lane[0] + 1)
+    assert columns.busy_cycles < rows.busy_cycles
+
+
+def _window(offsets, shape=(16,), strides=(1,), lower=None, upper=None, capacity=1 << 20):
+    offset = np.asarray(offsets, np.int64)
+    lower = [np.int64(0)] * len(shape) if lower is None else lower
+    upper = [np.int64(n) for n in shape] if upper is None else upper
+    return window_transfer_bytes(
+        shape, 4, offset, lower, upper, [np.int64(s) for s in strides], 32, capacity
+    )  # fmt: skip
+
+
+def test_a_loads_overlapping_boxes_over_a_loop_bring_their_window_once():
+    """Three taps of a 16-element row at offsets -1, 0, 1: the window is 18 elements (72 bytes,
+    3 requests).  The first iteration loads its box (64 bytes, 2 requests), the other two
+    share the rest."""
+    payload, dram = _window([-1, 0, 1])
+    assert dram.tolist() == [64, 16, 16] and dram.sum() == 96
+    assert payload.tolist() == [64, 4, 4]
+
+
+def test_a_loop_invariant_load_is_loaded_once():
+    payload, dram = _window([0, 0, 0, 0])
+    assert dram.tolist() == [64, 0, 0, 0] and payload.tolist() == [64, 0, 0, 0]
+
+
+def test_a_window_applies_only_where_it_saves_and_fits():
+    # Disjoint boxes (a GEMM's K steps): the window is their sum, nothing saved.
+    payload, dram = _window([0, 16, 32])
+    assert dram.tolist() == [64, 64, 64]
+    # A window larger than the capacity: each box on its own.
+    _, dram = _window([-1, 0, 1], capacity=64)
+    assert dram.tolist() == [64, 64, 64]
+    # Per point (rows) over iterations (columns): a point whose boxes do not overlap keeps them.
+    _, dram = _window([[-1, 0, 1], [0, 100, 200]])
+    assert dram.tolist() == [[64, 16, 16], [64, 64, 64]]
+
+
+def test_a_convolutions_taps_over_an_image_block_load_the_block_and_its_halo():
+    """A 4 × 4 pixel block of 8 channels (strides [W·C, C, 1] with W = 16, C = 8) under the 9
+    taps of a 3 × 3 filter: the window is 6 × 6 pixels, each pixel one 32-byte run."""
+    width, channels = 16, 8
+    offsets = [(dh * width + dw) * channels for dh in (-1, 0, 1) for dw in (-1, 0, 1)]
+    _, dram = _window(offsets, shape=(4, 4, 8), strides=(width * channels, channels, 1))
+    assert dram.sum() == 6 * 6 * 32
+    assert dram[0] == 4 * 4 * 32

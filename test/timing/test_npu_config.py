@@ -9,7 +9,7 @@ from tnpu.timing.npu_config import NPUConfigError, load_npu_config, preset_names
 
 
 def test_the_presets_are_pytorchsims_tpuv3_and_tpuv6e():
-    assert preset_names() == ["tpuv3", "tpuv6e"]
+    assert preset_names() == ["tpuv3", "tpuv3x2", "tpuv4", "tpuv6e"]
     v3, v6e = load_npu_config("tpuv3"), load_npu_config("tpuv6e")
     assert (v3.num_cores, v3.core_freq_mhz, v3.num_systolic_array_per_core) == (1, 940, 2)
     assert (v3.systolic_array_rows, v3.systolic_array_cols) == (128, 128)
@@ -26,11 +26,23 @@ def test_the_presets_are_pytorchsims_tpuv3_and_tpuv6e():
 def test_the_outstanding_limits_cover_each_drams_bandwidth_delay_product():
     """Little's law with 4 KB transfers, as the presets' comments derive it: the
     transfers in flight the DRAM needs to stay busy fit in the limit."""
-    for name in ("tpuv3", "tpuv6e"):
+    for name in preset_names():
         config = load_npu_config(name)
         service = 4096 / config.dram_bytes_per_cycle
         in_flight = (config.dram_latency_cycles + service) / service
         assert in_flight <= config.dma_outstanding_per_engine < 2 * in_flight, name
+
+
+def test_the_two_core_chips():
+    """tpuv3x2 is tpuv3's core twice on 32 HBM2 channels (PyTorchSim's c2); tpuv4 is the ISCA 2023
+    paper's chip: 2 cores of 4 MXUs at 1050 MHz, 275 TFLOP/s, 1200 GB/s, 16 MiB of VMEM per core."""
+    v3, v3x2, v4 = load_npu_config("tpuv3"), load_npu_config("tpuv3x2"), load_npu_config("tpuv4")
+    assert (v3x2.num_cores, v3x2.dram_channels) == (2, 32)
+    assert v3x2.macs_per_cycle == v3.macs_per_cycle and v3x2.scratchpad_bytes == v3.scratchpad_bytes
+    assert (v4.num_cores, v4.core_freq_mhz, v4.num_systolic_array_per_core) == (2, 1050, 4)
+    assert round(2 * v4.macs_per_cycle * v4.num_cores * v4.core_freq_mhz / 1e6) == 275
+    assert v4.dram_channels * v4.dram_bandwidth_gbps_per_channel == 1200
+    assert v4.scratchpad_bytes == 16 * 2**20
 
 
 def test_tpuv6e_inherits_the_vector_op_tables_of_tpuv3():
@@ -108,7 +120,7 @@ def test_every_problem_is_one_line(tmp_path):
 def test_missing_keys_and_unknown_names(tmp_path):
     with pytest.raises(NPUConfigError, match="num_cores: missing"):
         load_npu_config(write(tmp_path, {"core_freq_mhz": 1000}))
-    with pytest.raises(NPUConfigError, match="unknown NPU 'tpuv9'.*tpuv3, tpuv6e"):
+    with pytest.raises(NPUConfigError, match="unknown NPU 'tpuv9'.*tpuv3, tpuv3x2, tpuv4, tpuv6e"):
         load_npu_config("tpuv9")
     with pytest.raises(NPUConfigError, match="base: unknown preset 'tpuv9'"):
         load_npu_config(write(tmp_path, {"base": "tpuv9"}))

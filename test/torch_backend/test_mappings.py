@@ -1,4 +1,5 @@
-"""GEMM and convolution blocks from the NPU description (tnpu/torch_backend/mappings.py)."""
+"""GEMM and convolution blocks, and persistent reductions' rows, from the NPU description
+(tnpu/torch_backend/mappings.py)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,43 @@ def test_the_mappings_hold_in_their_scope_only():
     assert type(get_template_heuristic(mm_template.uid, "cpu", "addmm")) is before
 
 
+def test_a_persistent_reduction_is_offered_a_vectors_sublanes_of_rows():
+    """512 rows of 512: Inductor offers one row per program (fewer than 1,024 rows, a GPU's
+    occupancy rule); in the mappings' scope also 8 (tpuv3's f32 sublanes).  A reduction's
+    configurations are ranked by modeled time with autotuning on or off, and 8 rows win:
+    64 programs."""
+    from torch._inductor.runtime import triton_heuristics
+
+    assert mappings.reduction_rows(load_npu_config("tpuv3")) == 8
+    assert mappings.reduction_rows(load_npu_config("tpuv6e")) == 16
+    original = triton_heuristics._persistent_reduction_configs
+    launches = {}
+    for autotune in (True, False):
+        torch._dynamo.reset()
+        softmax = torch.compile(torch.nn.Softmax(dim=1), backend="tnpu", dynamic=False,
+                                options={"execution": "timing", "autotune": autotune})  # fmt: skip
+        with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+            softmax(torch.randn(512, 512))
+        (launches[autotune],) = prof.launches
+    assert triton_heuristics._persistent_reduction_configs is original
+    assert launches[True].grid[0] == launches[False].grid[0] == 64
+
+
+def test_a_softmax_along_columns_is_one_kernel_of_lane_wide_column_blocks():
+    """A softmax along dim -2 of 4 x 256 x 512 (attention's, as PyTorchSim writes it): one
+    persistent kernel (the 256-long columns held whole), 128 columns per program (tpuv3's
+    lanes): 4 x 512 / 128 = 16 programs, near its DRAM roofline (the scores read once, the
+    result written once)."""
+    torch._dynamo.reset()
+    softmax = torch.compile(lambda x: x.softmax(dim=-2), backend="tnpu", dynamic=False,
+                            options={"execution": "timing"})  # fmt: skip
+    with torch.no_grad(), tnpu.profile(config="tpuv3") as prof:
+        softmax(torch.randn(4, 256, 512))
+    (launch,) = prof.launches
+    assert launch.grid == (16, 1, 1)
+    assert launch.report.compulsory_ratio < 1.3
+
+
 def _timed(function, *inputs):
     torch._dynamo.reset()
     compiled = torch.compile(function, backend="tnpu", dynamic=False,
@@ -94,11 +132,12 @@ def test_a_gemm_takes_its_closed_form_time_on_the_arrays():
 
 def test_a_convolution_takes_its_closed_form_time_on_the_arrays():
     """Batch 4, 16 × 16, 128 → 128, 3 × 3: an implicit GEMM of 1024 pixels by 128 channels, 9 taps
-    of 128 input channels.  Each dot holds one 128 × 128 fold, loaded into both arrays with half
-    the rows each (docs/timing.md, "Matrix unit"): 9 × 1024 / 2 cycles of the arrays.  The
-    template reads the input once per tap (9 times in all), the weights and the output once:
-    that traffic over the DRAM's bandwidth is the longer, and the kernel overlaps the two.
-    Within 15% of the larger plus a DRAM latency at each end."""
+    of 128 input channels, in one program.  Each dot holds one 128 × 128 fold, loaded into both
+    arrays with half the rows each (docs/timing.md, "Matrix unit"): 9 × 1024 / 2 cycles of the
+    arrays.  The taps share the input's window in the scratchpad ("A loop's window"): the first
+    tap loads the input block before the arrays start, the later taps only their weights
+    (hidden behind the arrays), and the output's store follows them, each with a DRAM latency.
+    Within 15%."""
     npu = load_npu_config("tpuv3")
     conv = torch.nn.Conv2d(128, 128, 3, padding=1, bias=False)
     x = torch.randn(4, 128, 16, 16).to(memory_format=torch.channels_last)
@@ -106,8 +145,7 @@ def test_a_convolution_takes_its_closed_form_time_on_the_arrays():
     launch = _timed(conv, x)
     arrays = 9 * 4 * 16 * 16 / npu.num_systolic_array_per_core
     pixels = 4 * 16 * 16 * 128 * 4
-    traffic = 9 * pixels + 128 * 128 * 9 * 4 + pixels
-    closed = max(arrays, traffic / npu.dram_bytes_per_cycle) + 2 * npu.dram_latency_cycles
+    closed = arrays + 2 * pixels / npu.dram_bytes_per_cycle + 2 * npu.dram_latency_cycles
     assert launch.cycles >= arrays
     assert launch.cycles == pytest.approx(closed, rel=0.15)
 

@@ -14,6 +14,7 @@ from tnpu.diagnostics import one_line
 from tnpu.ir_helpers import apply_passes
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 from tnpu.transforms.expand_math import ExpandMathPass
+from tnpu.transforms.recognise_combiners import RecogniseCombinersPass
 
 
 def native_math(npu: NPUConfig) -> tuple[str, ...]:
@@ -24,13 +25,16 @@ def native_math(npu: NPUConfig) -> tuple[str, ...]:
 
 
 def npu_steps(native: tuple[str, ...]) -> tuple[ModulePass, ...]:
-    """What an NPU with the `native` math ops needs after tnpu-to-tile: the others expanded."""
-    return (ExpandMathPass(native=native),)
+    """What an NPU with the `native` math ops needs after tnpu-to-tile: Inductor's
+    NaN-propagating max/min combiners as the vector unit's `maximumf`/`minimumf`
+    (one op of its table, not four), the math ops it lacks expanded."""
+    return (RecogniseCombinersPass(), ExpandMathPass(native=native))
 
 
 @dataclass(frozen=True)
 class TnpuToNpuPipeline(ModulePass):
-    """TTIR to tile IR for a modeled NPU: tnpu-to-tile, then expand-math with the NPU's native set.
+    """TTIR to tile IR for a modeled NPU: tnpu-to-tile, recognise-combiners, then expand-math
+    with the NPU's native set.
 
     `config` is a preset name (`tpuv3`, `tpuv6e`) or a YAML file, as
     `tnpu time --config` takes; only its `vpu_native_math_ops` matter here.

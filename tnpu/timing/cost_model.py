@@ -30,7 +30,7 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
 from xdsl.dialects.math import FmaOp
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from tnpu.dialects import tile
@@ -134,6 +134,65 @@ def structured_transfer_bytes(
     return elements * element_bytes, runs * requests_per_run * request_bytes  # pyright: ignore[reportReturnType]
 
 
+def window_transfer_bytes(
+    tile_shape: tuple[int, ...],
+    element_bytes: int,
+    offset: np.ndarray,
+    lower: list[np.ndarray],
+    upper: list[np.ndarray],
+    strides: list[np.ndarray],
+    request_bytes: int,
+    capacity_bytes: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes transferred, DRAM bytes) of a load in a loop, the iterations along the last
+    axis of the arrays, when the scratchpad keeps the loop's *window*.
+
+    A load whose boxes over the iterations overlap (a convolution's taps: the
+    same input block shifted by a pixel) brings each byte of the window —
+    the bounding box of the boxes, in the frame of the first — into the
+    scratchpad once: the first iteration loads its box, the others the rest
+    of the window, an equal share each.  As a TPU convolution keeps its input
+    window in VMEM and reads each tap's shifted view there.  It applies where
+    the strides are the same at every point and iteration and positive, each
+    iteration's offset is the first's shifted by whole steps of the strides,
+    the window fits `capacity_bytes`, and it moves fewer DRAM bytes than the
+    boxes one by one; elsewhere each iteration's box costs what
+    `structured_transfer_bytes` says.
+    """
+    payload, dram = structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
+    shape = np.broadcast_shapes(np.shape(offset), np.shape(dram), *(np.shape(v) for v in (*lower, *upper)))
+    steps = [np.asarray(stride) for stride in strides]
+    if not shape or shape[-1] < 2 or any(s.size == 0 or (s != s.flat[0]).any() or s.flat[0] <= 0 for s in steps):
+        return payload, dram
+    strides_ = [int(s.flat[0]) for s in steps]
+    offset = np.broadcast_to(offset, shape)
+    residual = offset - offset[..., :1]
+    lows, highs = [], []
+    for d in sorted(range(len(strides_)), key=lambda d: -strides_[d]):
+        shift = np.sign(residual) * (np.abs(residual) // strides_[d])
+        residual = residual - shift * strides_[d]
+        low = np.broadcast_to(np.clip(lower[d], 0, tile_shape[d]), shape) + shift
+        high = np.broadcast_to(np.clip(upper[d], 0, tile_shape[d]), shape) + shift
+        lows.append((d, low.min(axis=-1)))
+        highs.append((d, np.maximum(high, low).max(axis=-1)))
+    extents = {d: highs[i][1] - lows[i][1] for i, (d, _) in enumerate(lows)}
+    window_shape = tuple(extents[d] for d in range(len(strides_)))
+    zero = [np.int64(0)] * len(strides_)
+    window_payload, window_dram = structured_transfer_bytes(
+        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes
+    )  # type: ignore[arg-type]
+    payload, dram = np.broadcast_to(payload, shape), np.broadcast_to(dram, shape)
+    kept = (residual == 0).all(axis=-1) & (window_payload <= capacity_bytes) & (window_dram < dram.sum(axis=-1))
+    rest = shape[-1] - 1
+
+    def shared(total: np.ndarray, each: np.ndarray) -> np.ndarray:
+        later = -(-np.maximum(total - each[..., 0], 0) // rest)
+        windowed = np.concatenate([each[..., :1], np.broadcast_to(later[..., None], (*shape[:-1], rest))], axis=-1)
+        return np.where(kept[..., None], windowed, each)
+
+    return shared(window_payload, payload), shared(window_dram, dram)
+
+
 def indexed_transfer_bytes(
     elements: int, element_bytes: int, request_bytes: int, run: int = 1
 ) -> tuple[int, int]:
@@ -171,6 +230,38 @@ def lane_segment(shape: tuple[int, ...], axis: int, width: int) -> tuple[int, in
     inner = math.prod(shape[axis + 1 :])
     segment = min(n, max(1, width // inner)) if inner < width else 1
     return n, segment, ceil_log2(segment)
+
+
+def contiguous_axis(value: SSAValue) -> int | None:
+    """The axis along which the tile `value` lies contiguous in DRAM, if it is a load's.
+
+    Followed back through elementwise `tile.map`s (an operand of the result's
+    shape) to a `tile.load`: its one axis of static stride 1.  None when
+    there is no such load or axis.
+    """
+    shape = tile.shape_of(value.type)
+    pending, seen = [value], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, tile.LoadOp):
+            ones = [axis for axis, stride in enumerate(owner.static_strides.get_values()) if stride == 1]
+            return ones[0] if len(ones) == 1 else None
+        if isinstance(owner, tile.MapOp):
+            pending.extend(operand for operand in reversed(owner.operands) if tile.shape_of(operand.type) == shape)
+    return None
+
+
+def in_lane_order(shape: tuple[int, ...], axis: int, lane_axis: int | None) -> tuple[tuple[int, ...], int]:
+    """`shape` with `lane_axis` moved last, and where `axis` goes: the order the vector
+    unit holds the tile in when its DMA wrote DRAM-contiguous runs across the lanes."""
+    if lane_axis is None or lane_axis == len(shape) - 1:
+        return shape, axis
+    order = [a for a in range(len(shape)) if a != lane_axis] + [lane_axis]
+    return tuple(shape[a] for a in order), order.index(axis)
 
 
 def ceil_log2(count: int) -> int:
@@ -385,6 +476,8 @@ class TileCostModel:
         combine = (max(body.issue, 1), body.latency)
         shape = tile.shape_of(op.inputs[0].type)
         axis = op.axis.value.data
+        if isinstance(op, tile.ReduceOp):
+            shape, axis = in_lane_order(shape, axis, contiguous_axis(op.inputs[0]))
         width = self.width(op)
         formula = reduction_cycles if isinstance(op, tile.ReduceOp) else scan_cycles
         busy, latency = formula(shape, axis, width, combine, self.cross_lane)
@@ -439,6 +532,22 @@ class TileCostModel:
         return structured_transfer_bytes(
             tile_shape, element_bytes, lower, upper, strides, self.npu.dram_req_size
         )
+
+    def window_transfer_costs(
+        self,
+        tile_shape: tuple[int, ...],
+        element_bytes: int,
+        offset: np.ndarray,
+        lower: list[np.ndarray],
+        upper: list[np.ndarray],
+        strides: list[np.ndarray],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(bytes transferred, DRAM bytes) of a load over a loop's iterations, the window kept
+        in half the scratchpad (the other half double-buffers the loop's other tiles)."""
+        return window_transfer_bytes(
+            tile_shape, element_bytes, offset, lower, upper, strides, self.npu.dram_req_size,
+            self.npu.scratchpad_bytes // 2,
+        )  # fmt: skip
 
     def transfer_cost(self, op: tile.StructuredTransfer, payload: int, dram: int) -> TransferCost:
         """A load or store moving `payload` bytes with `dram` bytes of requests."""

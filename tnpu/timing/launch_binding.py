@@ -274,6 +274,9 @@ class _Transfer:
     """Launch-independent bounds and strides as arrays, the others as the values holding them."""
     upper: tuple[np.ndarray | SSAValue, ...]
     strides: tuple[np.ndarray | SSAValue, ...]
+    offset: np.ndarray | SSAValue | None = None
+    """A load in the body of a loop bound at once: its offset, for the loop's window
+    (`window_transfer_bytes`); None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +343,8 @@ class LaunchBinder:
         self.read: set[SSAValue] = set()
         """Values binding reads other than evaluated ops' operands: bounds, strides,
         loop operands, conditions and what loops and branches yield."""
+        self.loop_bodies: set[TileGraph] = set()
+        """The bodies of the loops bound at once, whose loads may keep a window."""
         self.prepare(tog.graph, [tog.kernel.body.block], ndim=1)
         self.drop_unread_arithmetic()
 
@@ -356,7 +361,7 @@ class LaunchBinder:
         if isinstance(node, BranchNode):
             return self.branch_step(node, ndim)
         if isinstance(node, OpNode) and isinstance(op, tile.StructuredTransfer):
-            return self.transfer_step(node, op, ndim)
+            return self.transfer_step(node, op, ndim, windowed=graph in self.loop_bodies)
         if (
             node is not None
             or isinstance(op, tile.BufferCastOp)
@@ -381,6 +386,8 @@ class LaunchBinder:
         op = node.op
         blocks = _loop_blocks(op)
         at_once = _iterates_at_once(op)
+        if at_once:
+            self.loop_bodies.add(node.body)
         self.read.update(op.operands, _yielded(blocks))
         self.prepare(node.body, blocks, ndim + at_once)
         return _Loop(node, at_once)
@@ -395,14 +402,18 @@ class LaunchBinder:
         return _Branch(node)
 
     def transfer_step(
-        self, node: OpNode, op: tile.StructuredTransfer, ndim: int
+        self, node: OpNode, op: tile.StructuredTransfer, ndim: int, windowed: bool
     ) -> _Transfer | _FixedTransfer:
         lower, upper, strides = (
             [self.launch_independent(item, ndim) for item in items]
             for items in (op.mixed_lower(), op.mixed_upper(), op.mixed_strides())
         )
         shape, element_bytes = tuple(op.tile_type.get_shape()), tile.element_bytes(op.element_type)
+        offset = self.launch_independent(op.mixed_offset(), ndim) if windowed and isinstance(op, tile.LoadOp) else None
         launch_bound = [v for v in (*lower, *upper, *strides) if isinstance(v, SSAValue)]
+        if offset is not None:
+            self.read.update([*launch_bound, *([offset] if isinstance(offset, SSAValue) else [])])
+            return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides), offset)
         if not launch_bound:
             costs = self.cost_model.structured_transfer_costs(
                 shape, element_bytes, lower, upper, strides  # pyright: ignore[reportArgumentType]
@@ -474,6 +485,8 @@ class _Binding:
         self.launch = launch
         self.schedules: list[Schedule] = []
         self.loop_runs: list[LoopRuns] = []
+        self.even_loops: list[bool] = [False]
+        """Per loop bound at once, innermost last: whether every point runs all its iterations."""
         self.interned: dict[tuple[Any, ...], int] = {}
         self.assumptions: dict[str, None] = {}
         """What was assumed where launch values could not decide, one line each (ordered)."""
@@ -609,6 +622,12 @@ class _Binding:
         lower = resolve(step.lower, lambda d: np.int64(0))
         upper = resolve(step.upper, lambda d: np.int64(step.tile_shape[d]))
         strides = resolve(step.strides, lambda d: EVERY_ELEMENT_A_RUN)
+        if step.offset is not None and self.even_loops[-1]:
+            offset = step.offset if isinstance(step.offset, np.ndarray) else self.value(env, step.offset, ndim)
+            if offset is not UNKNOWN:
+                return self.cost_model.window_transfer_costs(
+                    step.tile_shape, step.element_bytes, np.asarray(offset, np.int64), lower, upper, strides
+                )  # fmt: skip
         return self.cost_model.structured_transfer_costs(
             step.tile_shape, step.element_bytes, lower, upper, strides
         )
@@ -681,7 +700,12 @@ class _Binding:
             {block.args[0]: as_value(index, op.lb.type)} | dict.fromkeys(block.args[1:], UNKNOWN),
             _ExpandingView(env, len(shape) + 1),  # pyright: ignore[reportArgumentType]
         )
-        indices = self.bind_graph(node.body, scope, (*shape, longest))
+        # A window is shared over the iterations: only where every point runs them all.
+        self.even_loops.append(bool((trips == longest).all()))
+        try:
+            indices = self.bind_graph(node.body, scope, (*shape, longest))
+        finally:
+            self.even_loops.pop()
         env.update(dict.fromkeys(op.results, UNKNOWN))
         return indices, trips
 

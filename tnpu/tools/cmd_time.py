@@ -7,7 +7,7 @@ before has finished (an Inductor graph's kernels, in launch order):
   tnpu time test/fixtures/corpus/inductor/ew_add__triton_poi_fused_add_0 --config tpuv3
   tnpu time CASE1 CASE2 CASE3 --config tpuv6e --json --trace timeline.json
 
---config is a preset (tpuv3, tpuv6e) or a YAML file with the same keys
+--config is a preset (tpuv3, tpuv6e; two-core tpuv3x2, tpuv4) or a YAML file with the same keys
 (docs/timing.md).  --trace writes a Chrome/Perfetto trace of the simulated
 timeline; --tog writes each launch's tile-operation graph as JSON
 (docs/tog-format.md); --plot draws the launches on the NPU's roofline

@@ -15,7 +15,9 @@ import sys
 from collections.abc import Sequence
 
 from tnpu import __version__
-from tnpu.tools import cmd_dse, cmd_import, cmd_model, cmd_run, cmd_suite, cmd_sweep, cmd_time, cmd_ttir
+from tnpu.tools import (
+    cmd_dse, cmd_import, cmd_model, cmd_run, cmd_schedule, cmd_suite, cmd_sweep, cmd_time, cmd_ttir,
+)
 from tnpu.tools.command_line import UserError
 
 SUBCOMMANDS = {
@@ -27,6 +29,7 @@ SUBCOMMANDS = {
     "dse": cmd_dse,
     "model": cmd_model,
     "suite": cmd_suite,
+    "schedule": cmd_schedule,
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
 

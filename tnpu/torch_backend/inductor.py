@@ -26,6 +26,20 @@
   candidate once for real before timing it.  With `max_autotune_gemm` it
   is on by default, so a `Linear` followed by an activation failed to
   compile from a plain script.
+* loops in the order of a kernel's output (`pick_loop_orders` off), not
+  of its reads' strides: an NPU's DMA reads a strided box at the cost of
+  its DRAM runs (docs/timing.md), so a kernel gains nothing from
+  following its reads, and kernels that iterate alike fuse.  With the
+  reads' order, a softmax along dim −2 (PyTorchSim's attention) was four
+  kernels: its `exp` iterated rows, its reductions columns, and Inductor's
+  loop reordering, which would align them, is off for CPU devices.
+* kernels compiled in the compiling process (`compile_threads = 1`):
+  Inductor's compile workers are other processes, which see neither the
+  compile's scoped settings (the NPU in force, the execution mode) nor the
+  mappings' scope, so a kernel compiled there was offered Inductor's
+  configurations, not the NPU's (a softmax of 512 rows got one row per
+  program once the worker pool had warmed up), and was built for the
+  default NPU and execution mode.
 * the autotuning tables Inductor prints to stderr in max-autotune mode
   off (`autotune_num_choices_displayed`, `max_autotune_report_choices_stats`): the user asked for tnpu, not
   for max-autotune, and the choices are in the profile
@@ -47,6 +61,11 @@ operation to the host:
   and aten's CPU flash attention, which attention inside a traced function
   (`F.multi_head_attention_forward`) becomes, is `attention_by_matmul`
   (`fast_paths`);
+* a softmax or log-softmax along a dimension other than the last is the
+  same along the last dimension of the tensor with that dimension moved
+  last, moved back (views): with the loops in output order, every node of
+  it iterates that dimension innermost, and Inductor fuses them into one
+  reduction kernel (a column reduction, read through a strided box);
 * `topk` is a stable sort and the first k of it (values and indices),
   which Inductor writes as a Triton kernel; Inductor leaves `topk` to aten;
 * a convolution with a bias is the convolution without it plus the bias
@@ -92,6 +111,8 @@ def inductor_config(options: CompileOptions) -> dict[str, Any]:
         "benchmark_fusion": False,
         "autotune_num_choices_displayed": 0,
         "max_autotune_report_choices_stats": False,
+        "compile_threads": 1,
+        "pick_loop_orders": False,
     }
 
 
@@ -183,6 +204,21 @@ def _convolution(
     return result + bias.view(bias.size(0), *[1] * (result.dim() - 2))
 
 
+def _softmax(self: torch.Tensor, dim: int, half_to_float: bool) -> torch.Tensor | Any:
+    """Along a dimension other than the last: along the last of the tensor with `dim` moved
+    last, moved back (two views), so that every kernel of it iterates `dim` innermost."""
+    if dim % self.dim() == self.dim() - 1:
+        return NotImplemented
+    return aten._softmax.default(self.movedim(dim, -1), -1, half_to_float).movedim(-1, dim)
+
+
+def _log_softmax(self: torch.Tensor, dim: int, half_to_float: bool) -> torch.Tensor | Any:
+    """As `_softmax`."""
+    if dim % self.dim() == self.dim() - 1:
+        return NotImplemented
+    return aten._log_softmax.default(self.movedim(dim, -1), -1, half_to_float).movedim(-1, dim)
+
+
 def _topk(self: torch.Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     values, indices = torch.sort(self, dim=dim, descending=largest, stable=True)
     return values.narrow(dim, 0, k), indices.narrow(dim, 0, k)
@@ -212,6 +248,7 @@ def _depthwise(
 _TAKEN_FIRST: dict[Any, Callable[..., Any]] = {
     aten.mm.default: _mm, aten.bmm.default: _bmm, aten.addmm.default: _addmm, aten.baddbmm.default: _baddbmm,
     aten.convolution.default: _convolution, aten.topk.default: _topk,
+    aten._softmax.default: _softmax, aten._log_softmax.default: _log_softmax,
 }  # fmt: skip
 
 

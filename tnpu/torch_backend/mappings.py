@@ -48,19 +48,55 @@ input channels tile of the input under one filter tap times a `BLOCK_K ×
 BLOCK_N` slice of the weights, accumulated over the kh × kw taps and the
 input channels.  Its blocks follow the same rules with M = N·H·W, N =
 C_out, K = C_in per tap: the output channels fill the array's columns, never
-one GEMM per output channel.
+one GEMM per output channel.  The taps share one input window in the
+scratchpad (docs/timing.md, "A loop's window"), so the estimate loads a
+block of the input once over the kh × kw taps (`_filter_taps`, from the
+FX node Inductor is lowering) and the weights at every tap.
+
+A persistent reduction (a softmax or a layer norm whose row fits one
+program) holds `XBLOCK` rows per program.  Inductor offers a block of
+several rows only when there are at least 1,024 rows (`xnumel // 8 < 128`
+in `_persistent_reduction_configs`: a GPU needs 128 programs to fill its
+SMs) and when the block has at most 4,096 elements (a GPU's registers);
+otherwise one row per program.  An NPU core runs the programs one after
+another and holds the block in its scratchpad, so neither limit applies;
+what a row-per-program mapping costs it is the vector: a vector register
+is `lanes` lanes by `width / lanes` sublanes (8 × 128 f32 on tpuv3), and a
+program of one row leaves the cross-lane steps of its reductions to one
+row where they could serve a sublane's worth.  So a persistent reduction
+is also offered `reduction_rows(npu)` rows per program (8 on tpuv3, 16 on
+tpuv6e), and autotuning by simulated cycles picks (a softmax of 512 rows
+of 512: 39,226 cycles with a row per program, 19,992 with 8).
+
+A reduction along an axis other than the minor one (a column reduction)
+is held whole in a program, as one along the minor axis is, up to
+`PERSISTENT_REDUCTION_LIMIT` elements (Inductor's limit for the minor
+axis).  Inductor loops such a reduction beyond 64 elements, for a GPU's
+reasons (its warps coalesce along the block's other axis, and a whole
+column block costs registers); an NPU reads the column block as one
+strided box into its scratchpad, and a softmax held whole reads its input
+once rather than once per pass (attention's softmax along dim −2: three
+reads of the scores looped, one persistent).  Such a reduction is also
+offered the lanes' width of columns per program (`persistent_blocks`: 128
+on tpuv3), so that each DRAM run of its column block fills the lanes: with
+8 columns, attention's softmax read 32-byte runs and took 72,484 cycles;
+with 128, 51,710, at 1.04× its DRAM roofline.
 
 `npu_mappings()` offers these configurations to Inductor in its scope,
 through Inductor's own hooks: its template-heuristic registry (for the
 `mm` and `bmm` templates on device `cpu`, Inductor's
 `override_template_heuristics`) and its choices handler (for convolutions,
-`V.set_choices_handler`).  Nothing changes outside the scope.
+`V.set_choices_handler`); for persistent reductions, the function
+Inductor's `persistent_reduction` heuristic takes its configurations from
+(`_persistent_reduction_configs`), for CPU tensors only.  Nothing changes
+outside the scope.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import math
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -147,10 +183,12 @@ def estimated_cycles(
     Per K step the larger of the arrays' cycles and the step's loads at the
     DRAM's bandwidth; per program its output's store; programs spread over
     the cores; one DRAM latency to start.  `steps_per_k` repeats the K loop
-    (a convolution's kh × kw filter taps)."""
+    (a convolution's kh × kw filter taps), whose steps share one input window
+    in the scratchpad (`window_transfer_bytes`): `a`'s block is loaded once
+    over the taps, `b`'s at every step."""
     bandwidth = npu.dram_bytes_per_cycle
     steps = -(-k // blocks.k) * steps_per_k
-    loads = (blocks.m + blocks.n) * blocks.k * element_bytes / bandwidth
+    loads = (blocks.m / steps_per_k + blocks.n) * blocks.k * element_bytes / bandwidth
     store = blocks.m * blocks.n * element_bytes / bandwidth
     programs = -(-m // blocks.m) * -(-n // blocks.n) * batch
     per_program = steps * max(step_cycles(npu, blocks), loads) + store
@@ -236,7 +274,20 @@ def conv_configs(m: Any, n: Any, k: Any, dtype_size: int = 4, **_: Any) -> Gener
     channels, K = input channels per filter tap, on the NPU in force."""
     from tnpu.triton_backend.settings import settings
 
-    yield from _triton_configs(gemm_blocks(settings.npu(), _hint(m), _hint(n), _hint(k), dtype_size or 4))
+    blocks = gemm_blocks(settings.npu(), _hint(m), _hint(n), _hint(k), dtype_size or 4, steps_per_k=_filter_taps())
+    yield from _triton_configs(blocks)
+
+
+def _filter_taps() -> int:
+    """The kh × kw (× kd) filter taps of the convolution Inductor is lowering: it passes the
+    config generator M, N and K only; the taps are its FX node's weight's trailing sizes."""
+    import torch.fx
+    from torch._inductor.virtualized import V
+
+    node = getattr(V.graph, "current_node", None)
+    weight = node.args[1] if node is not None and len(node.args) > 1 else None
+    value = weight.meta.get("val") if isinstance(weight, torch.fx.Node) else None
+    return math.prod(_hint(size) for size in value.shape[2:]) if value is not None else 1
 
 
 @functools.cache
@@ -258,10 +309,21 @@ def _heuristic_classes() -> tuple[type, type]:
 
 @functools.cache
 def _choices_class() -> type:
+    from torch._inductor import config as inductor_config
     from torch._inductor.choices import InductorChoices
+    from torch._inductor.virtualized import V
 
     class NpuChoices(InductorChoices):
-        """Inductor's choices, convolution configurations from the NPU in force for CPU tensors."""
+        """Inductor's choices: convolution configurations from the NPU in force for CPU tensors,
+        and persistent reductions along any axis (module docstring)."""
+
+        @staticmethod
+        def should_use_persistent_reduction(features: Any, cooperative_reduction: bool) -> bool:
+            if InductorChoices.should_use_persistent_reduction(features, cooperative_reduction):
+                return True
+            if not inductor_config.triton.persistent_reductions or cooperative_reduction:
+                return False
+            return V.graph.sizevars.statically_known_leq(features.reduction_numel, PERSISTENT_REDUCTION_LIMIT)
 
         def get_conv_configs(self, device_type: str | None = "cuda") -> Any:
             if device_type == "cpu":
@@ -271,10 +333,71 @@ def _choices_class() -> type:
     return NpuChoices
 
 
+PERSISTENT_REDUCTION_LIMIT = 1024
+"""Longest reduction a program holds whole, along any axis: Inductor's limit along the minor axis."""
+
+
+def reduction_rows(npu: NPUConfig) -> int:
+    """Rows a persistent reduction's program is offered: a vector's sublanes at f32."""
+    return max(1, npu.vector_width(32) // npu.vpu_num_lanes)
+
+
+def persistent_blocks(npu: NPUConfig, along_major: bool) -> tuple[int, ...]:
+    """`XBLOCK`s a persistent reduction is offered besides Inductor's: a vector's sublanes of
+    rows; unless the reduction is along the minor axis (Inductor's hint `INNER`), also the
+    lanes' width of columns, so that each DRAM run of a column block fills the lanes."""
+    rows = reduction_rows(npu)
+    return (rows, npu.vpu_num_lanes) if along_major else (rows,)
+
+
+def _with_reduction_rows(configs_of: Any) -> Any:
+    """Inductor's persistent-reduction configurations, plus `persistent_blocks` for CPU
+    tensors (module docstring)."""
+    from torch._inductor.runtime import triton_heuristics
+    from torch._inductor.runtime.hints import ReductionHint
+
+    @functools.wraps(configs_of)
+    def persistent_reduction_configs(size_hints: Any, reduction_hint: Any = False,
+                                     inductor_meta: Any = None, triton_meta: Any = None) -> Any:  # fmt: skip
+        from tnpu.triton_backend.settings import settings
+
+        configs = configs_of(size_hints, reduction_hint, inductor_meta, triton_meta)
+        if triton_meta["device"].type != "cpu" or "y" in size_hints:
+            return configs
+        offered = {config.kwargs.get("XBLOCK") for config in configs}
+        for block in persistent_blocks(settings.npu(), along_major=reduction_hint != ReductionHint.INNER):
+            if block in offered or block > size_hints["x"]:
+                continue
+            config = triton_heuristics.triton_config_reduction(
+                size_hints, block, triton_heuristics.get_total_reduction_numel(size_hints),
+                register_intensive=True, reduction_hint=reduction_hint,
+                warp_size=triton_meta["device"].warp_size_or_default,
+            )  # fmt: skip
+            for prefix in size_hints:
+                if triton_heuristics.prefix_is_reduction(prefix):
+                    config.kwargs.pop(f"{prefix.upper()}BLOCK")
+            configs = [*configs, config]
+        return configs
+
+    return persistent_reduction_configs
+
+
+@contextlib.contextmanager
+def _reduction_rows_offered() -> Iterator[None]:
+    from torch._inductor.runtime import triton_heuristics
+
+    original = triton_heuristics._persistent_reduction_configs
+    triton_heuristics._persistent_reduction_configs = _with_reduction_rows(original)
+    try:
+        yield
+    finally:
+        triton_heuristics._persistent_reduction_configs = original
+
+
 @contextlib.contextmanager
 def npu_mappings() -> Iterator[None]:
     """In the scope, Inductor's GEMM and convolution templates for CPU tensors are offered the
-    NPU's blocks (module docstring)."""
+    NPU's blocks, and its persistent reductions blocks of rows and columns (module docstring)."""
     from torch._inductor.kernel.bmm import bmm_template
     from torch._inductor.kernel.mm import mm_template
     from torch._inductor.template_heuristics.registry import override_template_heuristics
@@ -285,6 +408,7 @@ def npu_mappings() -> Iterator[None]:
         override_template_heuristics("cpu", [(mm_template.uid, "mm"), (bmm_template.uid, "bmm")], plain),
         override_template_heuristics("cpu", [(mm_template.uid, "addmm"), (bmm_template.uid, "baddbmm")], with_bias),
         V.set_choices_handler(_choices_class()()),
+        _reduction_rows_offered(),
     ):
         yield
 

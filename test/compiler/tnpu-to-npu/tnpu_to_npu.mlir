@@ -2,7 +2,7 @@
 // RUN: tnpu-opt %s -p 'tnpu-to-npu{config="%S/Inputs/no_native_math.yaml"}' | filecheck %s --check-prefix=BARE
 // RUN: tnpu-opt %corpus/inductor/softmax__triton_per_fused__softmax_0/kernel.ttir -p 'tnpu-to-npu{config=tpuv6e}' | filecheck %s --check-prefix=SOFTMAX
 
-// After tnpu-to-tile, expand-math with the NPU's native set: tpuv3's vector
+// After tnpu-to-tile and recognise-combiners, expand-math with the NPU's native set: tpuv3's vector
 // unit executes sqrt and exp, so both stay, in f16 (the NPU computes in it);
 // a configuration with no native math gets both expanded.
 
@@ -30,9 +30,13 @@ tt.func @half(%x: !tt.ptr<f16>, %out: !tt.ptr<f16>) {
   tt.return
 }
 
-// Inductor's softmax on tpuv6e: its libdevice exp is the NPU's own exp.
+// Inductor's softmax on tpuv6e: its NaN-propagating max combiner is the vector
+// unit's maximumf (recognise-combiners), its libdevice exp the NPU's own exp.
 
 // SOFTMAX-LABEL: tile.kernel @triton_per_fused__softmax_0
 // SOFTMAX:         tile.reduce
+// SOFTMAX-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// SOFTMAX-NEXT:      %[[M:.*]] = arith.maximumf %[[A]], %[[B]] : f32
+// SOFTMAX-NEXT:      tile.yield %[[M]] : f32
 // SOFTMAX:         math.exp %{{.*}} : f32
 // SOFTMAX:         tile.store %{{.*}}, %in_out_ptr0
