@@ -179,8 +179,8 @@ def window_transfer_bytes(
     window_shape = tuple(extents[d] for d in range(len(strides_)))
     zero = [np.int64(0)] * len(strides_)
     window_payload, window_dram = structured_transfer_bytes(
-        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes
-    )  # type: ignore[arg-type]
+        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes  # pyright: ignore[reportArgumentType]  # numpy scalars broadcast as the arrays it takes
+    )
     payload, dram = np.broadcast_to(payload, shape), np.broadcast_to(dram, shape)
     kept = (residual == 0).all(axis=-1) & (window_payload <= capacity_bytes) & (window_dram < dram.sum(axis=-1))
     rest = shape[-1] - 1
