@@ -12,6 +12,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# How fast Hypothesis draws its inputs depends on the machine's load (CI shares two cores with the
+# model gate's workers), not on the code under test: a slow draw is not a failure.
+settings.register_profile("tnpu", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tnpu")
 
 # Keep Triton's, Inductor's and tnpu's (RISC-V ELF) caches out of $HOME for every test.
 _CACHE = Path(tempfile.gettempdir()) / f"tnpu-pytest-cache-{os.getuid()}"

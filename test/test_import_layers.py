@@ -48,6 +48,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("torch_backend",),  # the torch.compile route: the dynamo backend `tnpu`, Inductor's settings
     ("tnpu",),  # the package itself: re-exports the compile API, tnpu.profile, tnpu.compile
     ("models",),  # the model suite: entries, running one against eager, the suite's report, capturing launches
+    ("serving",),  # LLM serving: a decoder's step times per bucket, the continuous-batching loop, its figures
     ("dse",),  # design-space exploration: spaces, workloads, the store, studies, plots
     ("ttir_frontend",),  # the `.ttir` frontend of xDSL drivers
     ("registry",),  # the names of every dialect, pass, target and frontend

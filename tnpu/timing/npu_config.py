@@ -24,8 +24,10 @@ preset with `base: tpuv3`, and then lists only the keys it changes.
 | `dram_bandwidth_gbps_per_channel` | GB/s (10^9 bytes) per channel |
 | `dram_latency_ns` | from a transfer's last request to its data in the scratchpad |
 | `dram_req_size` | bytes per DRAM request: the access granularity |
+| `dram_capacity_gib` | optional: DRAM capacity of the whole NPU, GiB (2^30 bytes); the timer does not read it, the serving simulation's KV-cache budget does (docs/serving.md); default none (unknown) |
 
-A bad file is refused with one line per bad key or value.
+Every key is required but those of `OPTIONAL`, which take their default
+when absent.  A bad file is refused with one line per bad key or value.
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ PRESET_PACKAGE = "tnpu.timing.configs"
 
 REQUIRED_OP_ENTRIES = ("default", "cross_lane")
 """Entries every op table must have: unlisted ops, and a cross-lane permute step."""
+
+
+OPTIONAL: dict[str, Any] = {"dram_capacity_gib": None}
+"""Keys a description may leave out, and their defaults."""
 
 
 class NPUConfigError(ValueError):
@@ -75,6 +81,7 @@ class NPUConfig:
     dram_bandwidth_gbps_per_channel: float
     dram_latency_ns: float
     dram_req_size: int
+    dram_capacity_gib: float | None = None
 
     # Rates in the core clock.
 
@@ -179,6 +186,9 @@ def npu_config_from_mapping(data: Any, name: str, origin: str = "<config>") -> N
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             problems.append(f"{origin}: {key}: unknown key{hint}")
     for key in keys:
+        if key not in data and key in OPTIONAL:
+            values[key] = OPTIONAL[key]
+            continue
         if key not in data:
             problems.append(f"{origin}: {key}: missing")
             continue
@@ -285,4 +295,5 @@ _VALIDATORS = {
     "dram_bandwidth_gbps_per_channel": _positive_number,
     "dram_latency_ns": _non_negative_number,
     "dram_req_size": _positive_int,
+    "dram_capacity_gib": lambda value: (None, None) if value is None else _positive_number(value),
 }

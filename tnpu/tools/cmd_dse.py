@@ -27,6 +27,14 @@ runtime.  --plots DIR writes time against each varied parameter, the
 Pareto front of time against the --cost proxy (default MACs × scratchpad
 bytes) and the roofline of the best point, as PNG and SVG.
 
+--serving TRACE serves an LLM request trace (a file or poisson:...; tnpu
+serve --help) at every point instead: --serving-model's prefill and decode
+buckets are compiled once for the base NPU and re-timed at each point, the
+trace served under each point's KV budget; a row per point (throughput,
+TTFT and TPOT percentiles) is printed, --csv FILE writes it, and --plots DIR
+draws throughput against TTFT p99 and TPOT p99.  No store is written: each
+point's step table is kept in tnpu's cache.
+
 --show STORE prints the store's table, one row per workload and point
 (--kernels: per kernel); --csv FILE writes it as CSV (`-`: standard output).
 Bad input (an unknown parameter, a wrongly typed value, constraints that
@@ -74,14 +82,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", help="with --executor ray: the cluster (ray start --head prints it)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes or Ray actors (default 1)")
     parser.add_argument("--plots", type=Path, metavar="DIR", help="write the plots (PNG and SVG) into DIR")
+    parser.add_argument("--serving", metavar="TRACE", help="serve an LLM request trace at every point (docs/serving.md)")
+    parser.add_argument("--serving-model", default="llama3_8b_4l", metavar="NAME",
+                        help="with --serving: the decoder (tnpu serve --model; default llama3_8b_4l)")
+    parser.add_argument("--serving-layers", type=int, metavar="N", help="with --serving: the decoder's depth")
+    parser.add_argument("--serving-buckets", metavar="T,../B,../C,..",
+                        help="with --serving: prefill, batch and context buckets (default tnpu serve's)")
     parser.add_argument("--show", type=Path, metavar="STORE", help="print the table of a store")
     parser.add_argument("--kernels", action="store_true", help="with --show: a row per kernel")
-    parser.add_argument("--csv", metavar="FILE", help="with --show: write the table as CSV ('-': stdout)")
+    parser.add_argument("--csv", metavar="FILE", help="with --show or --serving: write the table as CSV ('-': stdout with --show)")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.show is not None:
         return _show(args)
+    if args.serving is not None:
+        return _serving(args)
     if args.csv or args.kernels:
         raise UserError("--csv and --kernels go with --show STORE")
     if not (args.workloads or args.model or args.suite):
@@ -255,3 +271,62 @@ def _cell(column: str, value) -> str:
     if isinstance(value, float):
         return f"{value:,.2f}" if column.endswith("ratio") or column == "time_us" else f"{value:,.0f}"
     return str(value)
+
+
+def _serving(args: argparse.Namespace) -> int:
+    """`--serving TRACE`: the trace served at every point of the space."""
+    from tnpu.dse.serving import serving_study, write_csv, write_serving_plot
+    from tnpu.serving.scheduler import ServingError
+    from tnpu.serving.serve import model
+    from tnpu.serving.steps import BucketError, Buckets
+    from tnpu.serving.trace import TraceError, parse_generator, read_trace
+
+    if args.workloads or args.model or args.suite or args.kernels:
+        raise UserError("--serving TRACE is a workload of its own: give no case directories, --model or --suite")
+    try:
+        space = (
+            space_from_yaml(args.space) if args.space is not None
+            else space_from_options(args.base, args.vary, args.constraint, args.cost)
+        )
+        points = space.points()
+        spec = model(args.serving_model, args.serving_layers)
+        buckets = Buckets()
+        if args.serving_buckets is not None:
+            parts = args.serving_buckets.split("/")
+            if len(parts) != 3:
+                raise BucketError(f"--serving-buckets '{args.serving_buckets}' is not PREFILL/BATCHES/CONTEXTS")
+            try:
+                buckets = Buckets(*(tuple(int(v) for v in part.split(",")) for part in parts))
+            except ValueError:
+                raise BucketError(f"--serving-buckets '{args.serving_buckets}': expected whole numbers") from None
+        path = Path(args.serving)
+        requests = read_trace(path) if path.suffix in (".json", ".csv") or path.exists() else parse_generator(args.serving)
+    except (SpaceError, ServingError, BucketError, TraceError) as error:
+        raise UserError(str(error)) from None
+    logging.getLogger("torch._inductor.runtime.triton_heuristics").setLevel(logging.CRITICAL)
+    served = serving_study(space, points, spec, requests, buckets, where=args.serving,
+                           progress=lambda line: print(f"tnpu dse: {line}", file=sys.stderr))  # fmt: skip
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for column in ("point", "tokens/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "batch", "busy"):
+        table.add_column(column, justify="left" if column == "point" else "right")
+    for item in served:
+        row = item.row()
+        if item.result is None:
+            table.add_row(str(row["point"]), f"refused: {item.refused}")
+            continue
+        table.add_row(str(row["point"]), f"{row['tokens_per_s']:,.1f}", f"{row['ttft_p50_ms']:,.1f}",
+                      f"{row['ttft_p99_ms']:,.1f}", f"{row['tpot_p50_ms']:,.2f}", f"{row['tpot_p99_ms']:,.2f}",
+                      f"{row['mean_batch']:.1f}", f"{row['busy']:.0%}")  # fmt: skip
+    if all(item.result is None for item in served):
+        raise UserError(f"no point can serve {args.serving}: {served[0].refused}")
+    Console(file=sys.stdout, width=max(Console().width, 160)).print(table)
+    if args.csv:
+        write_csv(Path(args.csv), served)
+        print(f"wrote {len(served)} rows to {args.csv}")
+    if args.plots is not None:
+        for written in write_serving_plot(args.plots, served, f"{spec.name} serving {args.serving}"):
+            print(f"wrote {written}")
+    return 0

@@ -15,7 +15,18 @@ import sys
 from collections.abc import Sequence
 
 from tnpu import __version__
-from tnpu.tools import cmd_dse, cmd_import, cmd_model, cmd_run, cmd_schedule, cmd_suite, cmd_sweep, cmd_time, cmd_ttir
+from tnpu.tools import (
+    cmd_dse,
+    cmd_import,
+    cmd_model,
+    cmd_run,
+    cmd_schedule,
+    cmd_serve,
+    cmd_suite,
+    cmd_sweep,
+    cmd_time,
+    cmd_ttir,
+)
 from tnpu.tools.command_line import UserError
 
 SUBCOMMANDS = {
@@ -28,6 +39,7 @@ SUBCOMMANDS = {
     "model": cmd_model,
     "suite": cmd_suite,
     "schedule": cmd_schedule,
+    "serve": cmd_serve,
 }
 """Subcommand name -> module with `add_arguments(parser)`, `run(args) -> int`, `HELP`."""
 

@@ -32,8 +32,8 @@ as an NPU compiler chooses them:
   twice (one program's result leaves while the next accumulates) must fit
   the core's scratchpad (`scratchpad_bytes`).
 * Blocks are powers of two (Triton's `tl.arange`) of at least 16 (its
-  `tl.dot`), and no larger than the problem's dimension rounded to a power
-  of two.
+  `tl.dot`), no larger than the problem's dimension rounded to a power
+  of two, and no tile of them over Triton's 2^20 elements.
 
 A few candidates (`CANDIDATES`) go to Inductor, best estimate first;
 autotuning by simulated cycles (`benchmarking.py`) picks among them, and
@@ -74,13 +74,13 @@ is held whole in a program, as one along the minor axis is, up to
 axis).  Inductor loops such a reduction beyond 64 elements, for a GPU's
 reasons (its warps coalesce along the block's other axis, and a whole
 column block costs registers); an NPU reads the column block as one
-strided box into its scratchpad, and a softmax held whole reads its input
-once rather than once per pass (attention's softmax along dim −2: three
-reads of the scores looped, one persistent).  Such a reduction is also
+strided box into its scratchpad, and a reduction held whole reads its
+input once rather than once per pass of a loop.  Such a reduction is also
 offered the lanes' width of columns per program (`persistent_blocks`: 128
-on tpuv3), so that each DRAM run of its column block fills the lanes: with
-8 columns, attention's softmax read 32-byte runs and took 72,484 cycles;
-with 128, 51,710, at 1.04× its DRAM roofline.
+on tpuv3), so that each DRAM run of its column block fills the lanes
+rather than 32 bytes of it (8 columns): attention's softmax along dim −2
+(PyTorchSim's), its max and sum in one such kernel, 55,014 cycles at
+1.04× its DRAM roofline.
 
 `npu_mappings()` offers these configurations to Inductor in its scope,
 through Inductor's own hooks: its template-heuristic registry (for the
@@ -213,6 +213,7 @@ def gemm_blocks(
         for block_n in _ladder(n, cols, 8 * cols)
         for block_m in _ladder(m, rows, 16 * rows)
     ]
+    candidates = [blocks for blocks in candidates if _tiles_triton_allows(blocks)]
     fitting = [blocks for blocks in candidates if fits(npu, blocks, element_bytes)]
     if not fitting:  # a scratchpad too small for even the array's blocks: the smallest
         fitting = [min(candidates, key=lambda blocks: scratchpad_bytes(blocks, element_bytes))]
@@ -224,6 +225,15 @@ def gemm_blocks(
         return cycles, scratchpad_bytes(blocks, element_bytes)
 
     return sorted(filled, key=rank)[:count]
+
+
+def _tiles_triton_allows(blocks: Blocks) -> bool:
+    """Whether every tile of the blocks (`a`'s, `b`'s, the accumulator) has at most the
+    elements Triton allows a tensor (`TRITON_MAX_TENSOR_NUMEL`, 2^20): tpuv6e's scratchpad
+    holds a 1024 × 2048 accumulator, Triton does not."""
+    from triton.language import TRITON_MAX_TENSOR_NUMEL
+
+    return max(blocks.m * blocks.n, blocks.m * blocks.k, blocks.k * blocks.n) <= TRITON_MAX_TENSOR_NUMEL
 
 
 def _fills(npu: NPUConfig, blocks: Blocks, m: int, n: int, k: int) -> bool:
