@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tnpu.backend_riscv.insn_count import counting_plugin, parse_count  # noqa: E402
-from tnpu.backend_riscv.launch import CROSS_GCC, KernelSpec, qemu_command  # noqa: E402
+from tnpu.backend_riscv.qemu_launch import CROSS_GCC, KernelSpec, qemu_command  # noqa: E402
 from tnpu.compiler.kernel import compile_ttir  # noqa: E402
 from tnpu.execution.case import TensorArg, load_case  # noqa: E402
 from tnpu.execution.inputs import generate_inputs  # noqa: E402

@@ -41,7 +41,7 @@ from timing_kernels import matmul, parse_kernel, vector_add, vector_add_launch  
 
 from tnpu.compiler.kernel import Kernel, compile_ttir  # noqa: E402
 from tnpu.execution.case import Case, case_launch, load_case  # noqa: E402
-from tnpu.timing.launch import Launch  # noqa: E402
+from tnpu.timing.launch_binding import Launch  # noqa: E402
 from tnpu.timing.npu_config import NPUConfig, load_npu_config  # noqa: E402
 from tnpu.timing.simulator import SimulationOptions, Simulator  # noqa: E402
 from tnpu.timing.timer import KernelTimer  # noqa: E402

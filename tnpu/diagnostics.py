@@ -105,7 +105,7 @@ def describe_location(loc: Attribute) -> str | None:
             case CallSiteLoc():
                 loc = loc.callee
             case FusedLoc():
-                loc = next(iter(loc.locations), UnknownLoc())  # type: ignore[arg-type]
+                loc = next(iter(loc.locations), UnknownLoc())  # pyright: ignore[reportArgumentType, reportCallIssue]
             case FileLineColLoc():
                 where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
                 return f"{where} ({name})" if name else where
@@ -175,7 +175,7 @@ def compiling(stage: str) -> Iterator[None]:
         yield
     except (DiagnosticException, InternalError):
         raise
-    except Exception as error:  # noqa: BLE001  (every other exception is a bug: named, one line)
+    except Exception as error:  # every other exception is a bug: named, one line
         raise InternalError(stage, _op_at_fault(error), error) from error
 
 

@@ -81,7 +81,7 @@ def compile_to_ttir(
     context = ir.context()
     ir.load_dialects(context)
     backend.load_dialects(context)
-    codegen_fns = backend.get_codegen_implementation(options)
+    codegen_fns = backend.get_codegen_implementation(options)  # pyright: ignore[reportAttributeAccessIssue]
     module_map = backend.get_module_map()
     try:
         module = src.make_ir(gpu_target, options, codegen_fns, module_map, context)

@@ -60,6 +60,6 @@ def install_inductor_patches() -> None:
 
     compile_only = CompileOnlyDriver()
     driver.set_active(compile_only)
-    driver._default = compile_only  # pyright: ignore[reportPrivateUsage]
+    driver._default = compile_only
     triton_helpers.set_driver_to_cpu = lambda: None
     triton_helpers.set_driver_to_gpu = lambda: None

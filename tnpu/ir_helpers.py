@@ -37,7 +37,7 @@ def kernel_function(module: ModuleOp, name: str | None = None) -> tt.FuncOp:
 
 
 def parameter_names(function: tt.FuncOp) -> list[str]:
-    return [arg.name_hint or f"arg{i}" for i, arg in enumerate(function.body.blocks.first.args)]
+    return [arg.name_hint or f"arg{i}" for i, arg in enumerate(function.body.blocks[0].args)]
 
 
 def apply_passes(ctx: Context, module: ModuleOp, passes: Iterable[ModulePass]) -> None:

@@ -27,12 +27,12 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     BFloat16Type,
-    Float16Type,
-    Float32Type,
-    FloatAttr,
     CallSiteLoc,
     ComplexType,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -71,7 +71,7 @@ _DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | 
 
 
 @dataclasses.dataclass
-class _BitPatternAwareElement(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+class _BitPatternAwareElement(AttrParser._TensorLiteralElement):
     """A dense-literal element where a hex integer for a float type is a bit pattern.
 
     MLIR (and Triton) print float infinities and NaNs in dense literals as
@@ -94,11 +94,11 @@ class _BitPatternAwareElement(AttrParser._TensorLiteralElement):  # pyright: ign
                     "hexadecimal float constant out of range for type", self.span
                 )
             return next(type.iter_unpack(self.value.to_bytes(type.compile_time_size, "little")))
-        value = super().to_type(parser, type)
+        value = super().to_type(parser, type)  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
         # MLIR's checks, and its words; xDSL 0.75 fails later, inside an attribute.
-        if isinstance(type, IntegerType) and type.normalized_value(value) is None:
+        if isinstance(type, IntegerType) and type.normalized_value(value) is None:  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
             parser.raise_error("integer constant out of range for type", self.span)
-        if isinstance(type, AnyFloat) and rounds_to_infinity(value, type):
+        if isinstance(type, AnyFloat) and rounds_to_infinity(value, type):  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
             parser.raise_error("floating point value too large", self.span)
         return value
 
@@ -352,9 +352,9 @@ class TTIRParser(Parser):
         if spelling is None or "#" in spelling:
             return super().parse_optional_type()
         if (cached := self._types.get(spelling)) is None:
-            cached = self._types[spelling] = super().parse_optional_type()
+            cached = self._types[spelling] = super().parse_optional_type()  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
         else:
-            self._resume_from(end)
+            self._resume_from(end)  # pyright: ignore[reportArgumentType]  # xDSL's parser internals are annotated narrower than they behave
         return cached
 
     def parse_optional_location(self) -> LocationAttr | None:

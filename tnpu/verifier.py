@@ -38,7 +38,7 @@ def verify_with_diagnostics(module: Operation) -> None:
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
-        except Exception as error:  # noqa: BLE001  (xDSL's scf.while, for one, raises a bare Exception)
+        except Exception as error:  # xDSL's scf.while, for one, raises a bare Exception
             message = str(error.args[0] if error.args else error)
             message = message.removeprefix("Operation does not verify: ")
             raise CompileError(op, one_line(message)) from None
@@ -137,7 +137,7 @@ def _where_defined(value: SSAValue) -> str:
     if isinstance(value, OpResult):
         owner, how = value.op, "by"
     else:
-        owner, how = value.owner.parent_op(), "as a block argument of"  # type: ignore[union-attr]
+        owner, how = value.owner.parent_op(), "as a block argument of"
     if owner is None:
         return f"{name} is a block argument"
     position = text_position(owner)

@@ -16,16 +16,16 @@ import torch
 from torch import nn
 
 from tnpu.models.networks import Output
-from tnpu.models.workload import Workload
+from tnpu.models.suite_entry import ModelCall
 
 
-def resnet18() -> Workload:
+def resnet18() -> ModelCall:
     from transformers import ResNetConfig, ResNetModel
 
     config = ResNetConfig(layer_type="basic", depths=[2, 2, 2, 2], hidden_sizes=[64, 128, 256, 512], embedding_size=64)
-    return Workload(Output(ResNetModel(config), "pooler_output"), (torch.randn(1, 3, 224, 224),))
+    return ModelCall(Output(ResNetModel(config), "pooler_output"), (torch.randn(1, 3, 224, 224),))
 
 
-def encoder() -> Workload:
+def encoder() -> ModelCall:
     layer = nn.TransformerEncoderLayer(d_model=768, nhead=12, dim_feedforward=3072, batch_first=True)
-    return Workload(layer.eval(), (torch.randn(1, 128, 768),))
+    return ModelCall(layer.eval(), (torch.randn(1, 128, 768),))

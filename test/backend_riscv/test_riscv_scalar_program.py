@@ -17,7 +17,7 @@ import pytest
 from xdsl.parser import Parser
 
 from tnpu.backend_riscv.codegen import compile_module
-from tnpu.backend_riscv.launch import KernelSpec, launch
+from tnpu.backend_riscv.qemu_launch import KernelSpec, launch
 from tnpu.context import tnpu_context
 from tnpu.dialects import tile
 from tnpu.interpreters.tile import Buffer

@@ -20,7 +20,7 @@ import tnpu
 from tnpu.compiler.kernel import Kernel, compile_ttir
 from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
 from tnpu.diagnostics import CompileError, InternalError
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import load_npu_config, npu_config_from_mapping
 from tnpu.tools.tnpu_opt import main as tnpu_opt
 from tnpu.ttir_import import import_ttir

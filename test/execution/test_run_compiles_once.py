@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from conftest import CORPUS
 
-from tnpu.backend_riscv import codegen, launch
+from tnpu.backend_riscv import codegen, qemu_launch
 from tnpu.backend_riscv.target import NATIVE_MATH
 from tnpu.compiler import kernel
 from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
@@ -45,9 +45,9 @@ def test_one_run_lowers_once_and_expands_math_once_per_target(monkeypatch, capsy
         monkeypatch.setattr(cls, "apply", counted(cls.name, cls.apply))
     monkeypatch.setattr(kernel, "lower_kernel", counted("tile-to-rvv", codegen.lower_kernel))
     monkeypatch.setattr(kernel, "compile_kernel", counted("codegen", codegen.compile_kernel))
-    build_elf = counted("build_elf", launch.build_elf)
+    build_elf = counted("build_elf", qemu_launch.build_elf)
     monkeypatch.setattr(kernel, "build_elf", build_elf)
-    monkeypatch.setattr(launch, "build_elf", build_elf)
+    monkeypatch.setattr(qemu_launch, "build_elf", build_elf)
 
     with pytest.raises(SystemExit) as exit_:
         main(["run", str(SOFTMAX), "--exec", "qemu", "--config", "tpuv3", "--json"])

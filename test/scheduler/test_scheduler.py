@@ -18,7 +18,7 @@ from tnpu.scheduler import (  # noqa: E402
     Chip, ChipScheduler, Program, ScheduleError, Step, Stream, dram_shares, partition_npu, percentile,
     poisson_arrivals, simulate, time_program,
 )
-from tnpu.timing.launch import Launch  # noqa: E402
+from tnpu.timing.launch_binding import Launch  # noqa: E402
 from tnpu.timing.timer import KernelTimer  # noqa: E402
 
 MATMUL = matmul(512, 512, 256)

@@ -21,7 +21,7 @@ from triton_kernels import (
     triton_timer,
 )
 
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import load_npu_config
 from tnpu.timing.simulator import SimulationOptions, Simulator, buffering_depths
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 from timing_kernels import matmul, npu, parse_kernel, time_kernel, vector_add, vector_add_launch
 
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.simulator import SimulationOptions, Simulator
 from tnpu.timing.timer import KernelTimer, time_sequence
 from tnpu.timing.tog_json import FORMAT, VERSION, tog_to_json

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from tnpu.dialects import tile
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig, load_npu_config
 from tnpu.timing.report import TimingReport
 from tnpu.timing.simulator import SimulationOptions

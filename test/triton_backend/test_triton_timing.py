@@ -11,7 +11,7 @@ import triton.language as tl
 
 from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 import tnpu
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.triton_backend import profile
 from tnpu.timing.npu_config import load_npu_config
 

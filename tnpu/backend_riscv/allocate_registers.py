@@ -54,13 +54,13 @@ from tnpu.dialects.rvv import rvx
 from tnpu.dialects.rvv.types import MaskRegisterType, VectorGroupType, VectorRegisterType
 
 INT_POOL = tuple(
-    IntRegisterType.from_name(n).index.data  # type: ignore[union-attr]
+    IntRegisterType.from_name(n).index.data  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
     for n in ("t0", "t1", "t2", "t3", "t4", "t5", "t6", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
               "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11")
 )  # fmt: skip
 """Integer registers values may take (s0 holds the scratchpad; callee-saved ones last)."""
 FLOAT_POOL = tuple(
-    FloatRegisterType.from_name(n).index.data  # type: ignore[union-attr]
+    FloatRegisterType.from_name(n).index.data  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
     for n in (*(f"ft{i}" for i in range(12)), *(f"fa{i}" for i in range(8)))
 )
 VECTOR_REGISTERS = 32
@@ -162,7 +162,7 @@ def allocate_function(func: riscv_func.FuncOp) -> None:
         if isinstance(type_, VectorGroupType):
             new = type_.allocated_to(register)
         else:
-            new = type(type_).from_index(register)  # type: ignore[union-attr]
+            new = type(type_).from_index(register)  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
         if new != type_:
             Rewriter.replace_value_with_new_type(value, new)
     for op in list(func.walk()):
@@ -185,7 +185,7 @@ def _prune_unused_branch_results(func: riscv_func.FuncOp) -> None:
         for old in yields:
             assert isinstance(old, rvx.YieldOp)
             Rewriter.replace_op(old, rvx.YieldOp([old.values[i] for i in keep]))
-        Rewriter.replace_op(op, new, [new.results[keep.index(i)] if i in keep else None for i in range(len(op.results))])  # type: ignore[list-item]
+        Rewriter.replace_op(op, new, [new.results[keep.index(i)] if i in keep else None for i in range(len(op.results))])
 
 
 def _copy_before(op: Operation, index: int) -> None:
@@ -237,7 +237,7 @@ def _allocate(func: riscv_func.FuncOp) -> dict[SSAValue, int]:
             continue
         root = find(value)
         type_ = value.type
-        fixed = type_.index.data if type_.is_allocated else None  # type: ignore[union-attr]
+        fixed = type_.index.data if type_.is_allocated else None  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
         size = type_.registers if isinstance(type_, VectorGroupType) else 1
         group = groups.get(root)
         if group is None:
@@ -284,7 +284,7 @@ def _allocate(func: riscv_func.FuncOp) -> dict[SSAValue, int]:
         member: group.register
         for group in groups.values()
         for member in group.members
-        if group.register is not None and not member.type.is_allocated  # type: ignore[attr-defined]
+        if group.register is not None and not member.type.is_allocated  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
     }
 
 
@@ -338,7 +338,7 @@ def _cost(group: _Group, depth: dict[Operation, int]) -> float:
     """The loads and stores spilling `group` adds, weighted by loop depth, per point it frees."""
     accesses = sum(
         8.0 ** depth.get(use.operation, 0) for member in group.members for use in member.uses
-    ) + sum(8.0 ** depth.get(member.owner, 0) for member in group.members if isinstance(member, OpResult))  # type: ignore[arg-type]
+    ) + sum(8.0 ** depth.get(member.owner, 0) for member in group.members if isinstance(member, OpResult))
     return accesses / sum(end - start for start, end in group.intervals)
 
 
@@ -437,16 +437,16 @@ def _spill_carried(loop: rvx.LoopOp, index: int, stack_pointer: SSAValue, slot: 
     loop.body.block.erase_arg(argument)
     new = rvx.LoopOp([loop.iter_args[i] for i in kept], loop.detach_region(loop.body))
     new.attributes |= loop.attributes
-    Rewriter.replace_op(loop, new, [new.results[kept.index(i)] if i in kept else None for i in range(len(loop.results))])  # type: ignore[list-item]
+    Rewriter.replace_op(loop, new, [new.results[kept.index(i)] if i in kept else None for i in range(len(loop.results))])
     for copy in (initial_copy, carried_copy):
-        if is_copy(copy) and not copy.results[0].uses:
-            Rewriter.erase_op(copy)
+        if is_copy(copy) and not copy.results[0].uses:  # pyright: ignore[reportArgumentType, reportAttributeAccessIssue]
+            Rewriter.erase_op(copy)  # pyright: ignore[reportArgumentType]
 
 
 def _precedes(op: Operation, other: Operation, block: Block) -> bool:
     """Whether `op` (or the op of `block` holding it) is `other`, an op of `block`, or comes before it."""
     while op.parent is not block:
-        op = op.parent_op()  # type: ignore[assignment]
+        op = op.parent_op()  # pyright: ignore[reportAssignmentType]  # an op inside a region has a parent
     return block.get_operation_index(op) <= block.get_operation_index(other)
 
 

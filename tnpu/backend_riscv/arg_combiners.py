@@ -130,6 +130,6 @@ def arg_reduction(op: tile.ReduceOp) -> type[Operation] | None:
     if len(op.inputs) != 2 or not isinstance(op.inputs[0].type, TensorType):
         return None
     values, indices = op.inputs
-    if op.axis.value.data != len(values.type.get_shape()) - 1 or not _indices_increase_along_rows(indices):
+    if op.axis.value.data != len(values.type.get_shape()) - 1 or not _indices_increase_along_rows(indices):  # pyright: ignore[reportAttributeAccessIssue]  # a shaped type, by the op's verifier
         return None
     return _combiner_extreme(op)

@@ -77,7 +77,7 @@ class Var:
 
     def _own(self, value: SSAValue) -> SSAValue:
         held = self._builder.held
-        if value.uses or value in held or not isinstance(value, OpResult) or value.type.is_allocated:  # type: ignore[attr-defined]
+        if value.uses or value in held or not isinstance(value, OpResult) or value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
             value = self._builder.emit(copy_op(value, unallocated_type(value.type)))
         held.add(value)
         return value
@@ -363,7 +363,7 @@ def copy_op(value: SSAValue, result_type: Attribute) -> Operation:
 def _unallocated(value: SSAValue, block: Block) -> SSAValue:
     """`value`, or a copy at the end of `block` when it is in a register given in advance
     (a structured op carries values in registers allocation chooses)."""
-    if not value.type.is_allocated:  # type: ignore[attr-defined]
+    if not value.type.is_allocated:  # pyright: ignore[reportAttributeAccessIssue]  # a register type, by the op's definition
         return value
     copy = copy_op(value, unallocated_type(value.type))
     block.add_op(copy)
@@ -553,7 +553,7 @@ def _merge_contiguous(
         inner = level + 1
         contiguous = all(
             isinstance(s[level], int) and isinstance(s[inner], int)
-            and s[level] == s[inner] * shape[inner]  # type: ignore[operator]
+            and s[level] == s[inner] * shape[inner]  # pyright: ignore[reportOperatorIssue]
             for s in strides
         )
         if contiguous and (bounds is None or bounds[level] is None and bounds[inner] is None):
@@ -566,7 +566,7 @@ def _merge_contiguous(
     return shape, [Cursor(c.start, s) for c, s in zip(cursors, strides)], bounds
 
 
-def _rows(b: Builder, shape, cursors, addresses, row, bounds, valid, level) -> None:  # noqa: ANN001
+def _rows(b: Builder, shape, cursors, addresses, row, bounds, valid, level) -> None:
     if level == len(shape) - 1:
         row(addresses, valid)
         return
@@ -588,7 +588,7 @@ def _rows(b: Builder, shape, cursors, addresses, row, bounds, valid, level) -> N
         loop.repeat_if("lt", counter, limit)
 
 
-def _rows_by_number(b: Builder, shape, cursors, row, bounds) -> None:  # noqa: ANN001
+def _rows_by_number(b: Builder, shape, cursors, row, bounds) -> None:
     """One loop over the rows; row r's outer indices are the mixed-radix digits of r."""
     outer = shape[:-1]
     number = b.var(0)

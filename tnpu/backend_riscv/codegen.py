@@ -99,7 +99,7 @@ def c_type(type_: object, op: Operation) -> str:
     if isinstance(type_, IntegerType):
         width = type_.width.data
         return "bool" if width == 1 else f"int{width}_t"
-    element = element_of(type_)  # type: ignore[arg-type]
+    element = element_of(type_)  # pyright: ignore[reportArgumentType]
     if element is not None and element.half_float:
         return f"uint{element.bits}_t"
     if element is not None and element.is_float:

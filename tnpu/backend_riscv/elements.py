@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     Float8E4M3FNType,
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     IndexType,
     IntegerType,
 )

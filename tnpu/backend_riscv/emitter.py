@@ -2,7 +2,7 @@
 
 `KernelEmitter` holds the `Builder` of the kernel's function, the
 `Scratchpad` that gives every value its place, and how to read a value
-into a register.  `tile_to_rvv.KernelLowering` extends it with the
+into a register.  `tile_to_rvv.RvvKernelLowering` extends it with the
 kernel's signature, the op dispatch and control flow, and calls the op
 families (`transfers`, `vector_unit`); they never call it back, so they
 import this module and not `tile_to_rvv`.
@@ -17,13 +17,13 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from tnpu.backend_riscv.builder import Builder
 from tnpu.backend_riscv.elements import ADDRESS, Element, element_of
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.elementwise.lowering import emit_elementwise
+from tnpu.backend_riscv.elementwise.program import ElementwiseProgram, Stream
 from tnpu.backend_riscv.storage import Constant, InPlace, Iota, Location, Scalar, Scratchpad, Tile
 from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.rvv import rvx
 from tnpu.dialects.shapes import element_type_of
-
 
 ASSERT_FAIL = "tnpu_assert_fail"
 """The launch runtime's function that reports a failed check and exits (status 3)."""
@@ -90,8 +90,8 @@ class KernelEmitter:
     def captured(self, ops: Sequence[Operation], block: Block) -> dict[SSAValue, Scalar | Constant]:
         """Scalars a region's ops use from outside it (regions may capture from above)."""
         defined = {r for op in ops for r in op.results} | set(block.args)
-        return {
-            operand: self.place(operand)  # type: ignore[misc]
+        return {  # pyright: ignore[reportReturnType]
+            operand: self.place(operand)
             for op in ops
             for operand in op.operands
             if operand not in defined

@@ -20,8 +20,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from tnpu.backend_riscv.builder import bound_value, clamped
 from tnpu.backend_riscv.elements import Element
 from tnpu.backend_riscv.emitter import KernelEmitter, static_or_loader
-from tnpu.dialects.arith import is_scalar_arithmetic
 from tnpu.dialects import tile
+from tnpu.dialects.arith import is_scalar_arithmetic
 from tnpu.dialects.shapes import row_major_strides
 
 MEMORY_WRITES = (tile.StoreOp, tile.ScatterOp, tile.AtomicRMWOp, tile.AtomicCASOp)
@@ -100,7 +100,7 @@ def read_in_place(op: tile.LoadOp) -> bool:
     if any(not isinstance(u, tile.MapOp) or u.parent_block() is not block or op.result not in u.inputs
            for u in users):  # fmt: skip
         return False
-    if any(sum(_could_be_read_in_place(v.owner) for v in set(u.inputs)) > MAX_READ_IN_PLACE for u in users):
+    if any(sum(_could_be_read_in_place(v.owner) for v in set(u.inputs)) > MAX_READ_IN_PLACE for u in users):  # pyright: ignore[reportAttributeAccessIssue]
         return False
     last = max(users, key=block.get_operation_index)
     return not any(isinstance(inner, MEMORY_WRITES) for o in _between(block, op, last) for inner in o.walk())
@@ -125,9 +125,9 @@ def store_of_result(cg: KernelEmitter, result: SSAValue) -> tile.StoreOp | None:
     (use,) = uses
     store = use.operation
     block = store.parent_block()
-    if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:  # type: ignore[union-attr]
+    if not isinstance(store, tile.StoreOp) or use.index != 0 or block is not producer.parent_block() or block is None:
         return None
-    between = [op for op in _between(block, producer, store) if op not in views]  # type: ignore[arg-type]
+    between = [op for op in _between(block, producer, store) if op not in views]  # pyright: ignore[reportArgumentType]
     if _deciding_dimension(store) is None or not all(map(is_scalar_arithmetic, between)):
         return None
     address_operands = [store.buffer, *(v for v in [store.mixed_offset(), *store.mixed_upper()] if isinstance(v, SSAValue))]

@@ -18,6 +18,7 @@ from xdsl.context import Context
 from xdsl.dialects import riscv, riscv_func, rv64
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.dialects.riscv import IntRegisterType, Registers
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
@@ -44,7 +45,7 @@ def saved_registers(func: riscv_func.FuncOp) -> list[IntRegisterType]:
 
 
 def insert_frame(func: riscv_func.FuncOp) -> None:
-    slots = func.attributes[SPILL_SLOTS].value.data  # type: ignore[union-attr]
+    slots = func.attributes[SPILL_SLOTS].value.data  # pyright: ignore[reportAttributeAccessIssue]
     saved = saved_registers(func)
     frame = -(-8 * (slots + len(saved)) // 16) * 16
     if frame > 2032:
@@ -57,7 +58,7 @@ def insert_frame(func: riscv_func.FuncOp) -> None:
         prologue += [value, rv64.SdOp(stack_pointer.res, value.res, 8 * (slots + index))]
     Rewriter.insert_op(prologue, InsertPoint.at_start(block))
     for ret in [op for op in func.walk() if isinstance(op, riscv_func.ReturnOp)]:
-        epilogue = [rv64.LdOp(stack_pointer.res, 8 * (slots + index), rd=register) for index, register in enumerate(saved)]
+        epilogue: list[Operation] = [rv64.LdOp(stack_pointer.res, 8 * (slots + index), rd=register) for index, register in enumerate(saved)]
         epilogue.append(riscv.AddiOp(stack_pointer.res, frame, rd=Registers.SP))
         Rewriter.insert_op(epilogue, InsertPoint.before(ret))
     for op in func.walk():

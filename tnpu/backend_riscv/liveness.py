@@ -123,7 +123,7 @@ def _extended(liveness: Liveness, value: SSAValue, user: Operation, point: int) 
 
 def defined_inside(op: Operation, value: SSAValue) -> bool:
     """Whether `value` is defined in one of `op`'s regions (a block argument of `op` included)."""
-    node = value.op.parent_op() if isinstance(value, OpResult) else value.owner.parent_op()  # type: ignore[union-attr]
+    node = value.op.parent_op() if isinstance(value, OpResult) else value.owner.parent_op()
     while node is not None:
         if node is op:
             return True

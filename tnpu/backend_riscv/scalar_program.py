@@ -114,7 +114,7 @@ def lowers_to_scalar_code(op: Operation) -> bool:
         return True
     if any(entry_for(table, op) is not None for table in (_CASTS, _BITWISE, _WRAPPING)):
         return True
-    on_bits = elements[-1].is_mask  # type: ignore[union-attr]
+    on_bits = elements[-1].is_mask  # pyright: ignore[reportOptionalMemberAccess]
     return not on_bits and any(entry_for(table, op) is not None for table in (_DIVISIONS, _SHIFTS, _MIN_MAX))
 
 
@@ -165,10 +165,10 @@ class _ScalarLowering:
         return None
 
     def _emit(self, op: type[Operation], *operands: SSAValue | int) -> SSAValue:
-        return self.b.emit(op(*operands))  # type: ignore[call-arg]
+        return self.b.emit(op(*operands))
 
     def _shift_immediate(self, op: type[Operation], value: SSAValue, amount: int) -> SSAValue:
-        return self.b.emit(op(value, IntegerAttr(amount, ui6)))  # type: ignore[call-arg]
+        return self.b.emit(op(value, IntegerAttr(amount, ui6)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     # -- forms ------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ class _ScalarLowering:
         constant = self.program.inputs.get(amount)
         within_width = isinstance(constant, Constant) and 0 <= constant.bits < element.bits
         if within_width and (kind == _ARITHMETIC or element.bits != 32):  # xDSL 0.75 cannot build slliw/srliw
-            return self._shift_by(kind, self._x(value), constant.bits, element)  # type: ignore[union-attr]
+            return self._shift_by(kind, self._x(value), constant.bits, element)  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
         x, count = self._x(value), self._x(amount)
         if kind == _ARITHMETIC:
             within = self._emit(riscv.SltiuOp, count, element.bits)  # a negative amount is huge unsigned

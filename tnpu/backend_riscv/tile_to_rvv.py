@@ -52,7 +52,8 @@ from xdsl.rewriter import Rewriter
 from tnpu.backend_riscv import in_place, transfers, vector_unit
 from tnpu.backend_riscv.builder import Builder, fits_imm12
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Stream, emit_elementwise
+from tnpu.backend_riscv.elementwise.lowering import emit_elementwise
+from tnpu.backend_riscv.elementwise.program import ElementwiseProgram, Stream
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.scalar_program import ScalarProgram, emit_scalar_program, lowers_to_scalar_code
 from tnpu.backend_riscv.storage import Constant, InPlace, Location, Scalar, Tile, constant_bits
@@ -60,8 +61,8 @@ from tnpu.diagnostics import CompileError
 from tnpu.dialects import tile
 from tnpu.dialects.arith import is_scalar_arithmetic, is_splat
 from tnpu.dialects.dispatch import entry_for
-from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects.rvv import rvx
+from tnpu.dialects.shapes import row_major_strides
 
 GRID_ARGUMENTS = ("num_programs_x", "num_programs_y", "num_programs_z")
 """Trailing int32 arguments of every generated kernel function: the grid it runs."""
@@ -73,7 +74,7 @@ def kernel_symbol(name: str) -> str:
     return f"tnpu_kernel_{name}"
 
 
-class KernelLowering(KernelEmitter):
+class RvvKernelLowering(KernelEmitter):
     """The function (and its data sections) of one tile.kernel."""
 
     def __init__(self, kernel: tile.KernelOp):
@@ -214,26 +215,26 @@ class KernelLowering(KernelEmitter):
         for op in ops:
             for operand in op.operands:
                 if operand not in produced:
-                    inputs[operand] = self.place(operand)  # type: ignore[assignment]
+                    inputs[operand] = self.place(operand)  # pyright: ignore[reportArgumentType]
         outputs: list[tuple[SSAValue, Scalar]] = []
         for op in ops:
             for result in op.results:
                 if any(use.operation not in ops for use in result.uses):
-                    outputs.append((result, self.new_place(result, op)))  # type: ignore[arg-type]
+                    outputs.append((result, self.new_place(result, op)))  # pyright: ignore[reportArgumentType]
         self.b.insert(riscv.CommentOp(f"scalar ops: {', '.join(op.name for op in ops)}"))
         self.b.source = ops[0]
         if all(map(lowers_to_scalar_code, ops)):
             emit_scalar_program(self.b, ScalarProgram(ops, inputs, outputs))
             return
         streams = [(result, Stream(slot.element, slot.offset)) for result, slot in outputs]
-        emit_elementwise(self.b, ElementwiseProgram(ops, inputs, streams, 1, ops[0]))  # type: ignore[arg-type]
+        emit_elementwise(self.b, ElementwiseProgram(ops, inputs, streams, 1, ops[0]))  # pyright: ignore[reportArgumentType]
 
     def _bind_constant(self, op: Operation) -> bool:
         """Bind a scalar constant's value at compile time; False for other ops."""
         if not isinstance(op, arith.ConstantOp) or isinstance(op.results[0].type, TensorType):
             return False
         element = self.element(op.results[0], op)
-        bits = constant_bits(op.properties["value"], element)  # type: ignore[arg-type]
+        bits = constant_bits(op.properties["value"], element)
         if bits is None:
             raise CompileError(op, f"constant {op.properties['value']} has no bit pattern")
         self.scratchpad.bind(op.results[0], Constant(bits, element))
@@ -245,7 +246,7 @@ class KernelLowering(KernelEmitter):
             raise CompileError(op, "has no RISC-V lowering")
         self.b.insert(riscv.CommentOp(op.name))
         self.b.source = op
-        lowering(self, op)  # type: ignore[operator]
+        lowering(self, op)
 
     # -- grid and buffers -----------------------------------------------------
 
@@ -358,7 +359,7 @@ class KernelLowering(KernelEmitter):
                 temporary = (
                     self.scratchpad.new_tile(source.element, source.shape)
                     if isinstance(source, Tile)
-                    else self.scratchpad.new_scalar(source.element)  # type: ignore[union-attr]
+                    else self.scratchpad.new_scalar(source.element)
                 )
                 self.copy(source, temporary, anchor)
                 source = temporary
@@ -421,11 +422,11 @@ def _bits_element(element: Element) -> Element:
 
 
 _LOWERINGS: dict[type[Operation], Callable[..., None]] = {
-    tile.ProgramIdOp: KernelLowering._program_id,
-    tile.NumProgramsOp: KernelLowering._num_programs,
-    tile.BufferCastOp: KernelLowering._buffer_cast,
-    tile.MapOp: KernelLowering._map,
-    tile.ReturnOp: KernelLowering._return,
+    tile.ProgramIdOp: RvvKernelLowering._program_id,
+    tile.NumProgramsOp: RvvKernelLowering._num_programs,
+    tile.BufferCastOp: RvvKernelLowering._buffer_cast,
+    tile.MapOp: RvvKernelLowering._map,
+    tile.ReturnOp: RvvKernelLowering._return,
     tile.LoadOp: transfers.emit_load,
     tile.StoreOp: transfers.emit_store,
     tile.GatherOp: transfers.emit_gather,
@@ -441,10 +442,10 @@ _LOWERINGS: dict[type[Operation], Callable[..., None]] = {
     tile.ReduceOp: vector_unit.emit_reduce,
     tile.ScanOp: vector_unit.emit_scan,
     tile.MatmulOp: vector_unit.emit_matmul,
-    arith.ConstantOp: KernelLowering._tensor_constant,
-    scf.ForOp: KernelLowering._for,
-    scf.IfOp: KernelLowering._if,
-    scf.WhileOp: KernelLowering._while,
+    arith.ConstantOp: RvvKernelLowering._tensor_constant,
+    scf.ForOp: RvvKernelLowering._for,
+    scf.IfOp: RvvKernelLowering._if,
+    scf.WhileOp: RvvKernelLowering._while,
 }
 """The lowering of each op, by class (see tnpu.dialects.dispatch)."""
 
@@ -463,4 +464,4 @@ class TileToRvvPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.ops if isinstance(k, tile.KernelOp)]:
-            Rewriter.replace_op(kernel, KernelLowering(kernel).lower(), [])
+            Rewriter.replace_op(kernel, RvvKernelLowering(kernel).lower(), [])

@@ -1,6 +1,6 @@
 """What building and running RISC-V code needs of the host: its tools and a cache.
 
-`launch` builds ELFs with the cross gcc and runs them under qemu;
+`qemu_launch` builds ELFs with the cross gcc and runs them under qemu;
 `insn_count` builds its qemu plugin with the host `cc`.  Both find the
 tools here and keep what they build in `cache_dir()`.
 """

@@ -30,19 +30,19 @@ from xdsl.dialects.riscv import FloatRegisterType
 from xdsl.dialects.riscv.attrs import ui6
 from xdsl.ir import SSAValue
 
+from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.builder import Bound, Builder, Cursor, StripLoop, clamped, for_each_row
 from tnpu.backend_riscv.elements import Element
-from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.emitter import KernelEmitter, static_or_loader
 from tnpu.backend_riscv.float_algorithms import f32_to_half, float_bits, half_to_f32
 from tnpu.backend_riscv.storage import Constant, InPlace, Scalar, Tile
 from tnpu.backend_riscv.vector_unit import load_indices_as_i64
 from tnpu.diagnostics import CompileError
-from tnpu.dialects.shapes import row_major_strides
 from tnpu.dialects import tile
 from tnpu.dialects.rvv import ops as rvv
 from tnpu.dialects.rvv import rvx
 from tnpu.dialects.rvv.types import MaskRegisterType, VectorRegisterType
+from tnpu.dialects.shapes import row_major_strides
 
 
 def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
@@ -52,12 +52,12 @@ def emit_load(cg: KernelEmitter, op: tile.LoadOp) -> None:
         shape = tuple(op.tile_type.get_shape())
         pad = cg.place(op.pad) if op.pad is not None else Constant(0, element)
         valid = in_place.in_bounds_prefix(cg, op)
-        cg.scratchpad.bind(op.result, InPlace(address, element, shape, valid, pad if valid is not None else None))  # type: ignore[arg-type]
+        cg.scratchpad.bind(op.result, InPlace(address, element, shape, valid, pad if valid is not None else None))  # pyright: ignore[reportArgumentType]
         return
     place = cg.new_place(op.result, op)
     assert isinstance(place, Tile)
     pad = cg.place(op.pad) if op.pad is not None else Constant(0, place.element)
-    _StructuredTransfer(cg, op, place, pad).emit()  # type: ignore[arg-type]
+    _StructuredTransfer(cg, op, place, pad).emit()  # pyright: ignore[reportArgumentType]
 
 
 def emit_store(cg: KernelEmitter, op: tile.StoreOp) -> None:
@@ -103,7 +103,7 @@ class _StructuredTransfer:
         for stride in op.mixed_strides():
             location = cg.place(stride) if isinstance(stride, SSAValue) else None
             if isinstance(stride, int) or isinstance(location, Constant):
-                value = stride if isinstance(stride, int) else location.bits  # type: ignore[union-attr]
+                value = stride if isinstance(stride, int) else location.bits  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
                 strides.append(value * element.bytes)
             else:
                 strides.append(b.slli(cg.load_int(stride), element.log2_bytes))
@@ -166,7 +166,7 @@ class _StructuredTransfer:
             local_pointer.set(b.add(local_pointer, b.slli(low, element.log2_bytes)))
             if mask_pointer is not None:
                 mask_pointer.set(b.add(mask_pointer, low))
-            count: SSAValue | int = b.sub(high, low)  # type: ignore[arg-type]
+            count: SSAValue | int = b.sub(high, low)  # pyright: ignore[reportArgumentType]
         else:
             count = high
         unit = isinstance(self.inner_stride, int) and self.inner_stride == element.bytes
@@ -212,17 +212,17 @@ def _row_major(shape: Sequence[int], element_bytes: int) -> list[int]:
 
 def emit_gather(cg: KernelEmitter, op: tile.GatherOp) -> None:
     if not isinstance(op.result.type, TensorType):
-        _scalar_access(cg, op, cg.new_place(op.result, op), is_load=True)  # type: ignore[arg-type]
+        _scalar_access(cg, op, cg.new_place(op.result, op), is_load=True)  # pyright: ignore[reportArgumentType]
         return
     dest = cg.new_place(op.result, op)
     pad = cg.place(op.pad) if op.pad is not None else Constant(0, dest.element)
-    _indexed(cg, op, dest, pad, is_load=True)  # type: ignore[arg-type]
+    _indexed(cg, op, dest, pad, is_load=True)  # pyright: ignore[reportArgumentType]
 
 
 def emit_scatter(cg: KernelEmitter, op: tile.ScatterOp) -> None:
     value = cg.place(op.value)
     if not isinstance(value, Tile):
-        _scalar_access(cg, op, value, is_load=False)  # type: ignore[arg-type]
+        _scalar_access(cg, op, value, is_load=False)  # pyright: ignore[reportArgumentType]
         return
     _indexed(cg, op, value, None, is_load=False)
 
@@ -267,7 +267,7 @@ def _indexed(cg: KernelEmitter, op: tile.GatherOp | tile.ScatterOp, data: Tile,
 def _scalar_access(cg: KernelEmitter, op: tile.GatherOp | tile.ScatterOp, data: Scalar, is_load: bool) -> None:
     """One element read or written at a scalar index (under a scalar mask)."""
     b, element = cg.b, data.element
-    value = b.var(cg.load_bits(cg.place(op.pad) if op.pad is not None else Constant(0, element))) if is_load else None  # type: ignore[union-attr]
+    value = b.var(cg.load_bits(cg.place(op.pad) if op.pad is not None else Constant(0, element))) if is_load else None  # pyright: ignore[reportAttributeAccessIssue]
     with b.if_set(cg.load_int(op.mask) if op.mask is not None else None):
         address = b.add(b.slli(cg.load_int(op.indices), element.log2_bytes), cg.load_int(op.buffer))
         if value is not None:
@@ -423,13 +423,13 @@ class _OneElement:
             self.current_bits = bits
 
     def vector(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int, **kwargs: SSAValue | None) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=VectorRegisterType.group(1), **kwargs))  # type: ignore[call-arg]
+        return self.b.vector(op(*operands, result_type=VectorRegisterType.group(1), **kwargs))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def mask(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1)))  # type: ignore[call-arg]
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def mask_in_v0(self, op: type[rvv.RvvInstruction], *operands: SSAValue | int) -> SSAValue:
-        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # type: ignore[call-arg]
+        return self.b.vector(op(*operands, result_type=MaskRegisterType.group(1, 0)))  # pyright: ignore[reportCallIssue]  # an op class from a table: pyright sees the base class's __init__
 
     def int_constant(self, value: int) -> SSAValue:
         return self.b.li(value)
@@ -438,7 +438,7 @@ class _OneElement:
         return self.b.float_from_bits(self.b.li(float_bits(value, bits)), bits)
 
 
-def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:  # noqa: ANN001
+def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:
     """Element `counter` of a tile (sign-extended bits), or the scalar itself."""
     if not isinstance(place, Tile):
         return cg.load_bits(place)
@@ -448,7 +448,7 @@ def _element_at(cg: KernelEmitter, place, counter: SSAValue) -> SSAValue:  # noq
     return b.load_scalar(0, bits, address)
 
 
-def _store_element(cg: KernelEmitter, source: SSAValue, place, counter: SSAValue) -> None:  # noqa: ANN001
+def _store_element(cg: KernelEmitter, source: SSAValue, place, counter: SSAValue) -> None:
     b = cg.b
     if not isinstance(place, Tile):
         b.store_scalar(source, place.offset, place.element)

@@ -37,7 +37,9 @@ from tnpu.backend_riscv import in_place
 from tnpu.backend_riscv.arg_combiners import arg_reduction
 from tnpu.backend_riscv.builder import Builder, Cursor, StripLoop, Var, for_each_row
 from tnpu.backend_riscv.elements import Element, element_of
-from tnpu.backend_riscv.elementwise import ElementwiseProgram, Fold, Stream, emit_elementwise, nan_mask
+from tnpu.backend_riscv.elementwise.lowering import emit_elementwise
+from tnpu.backend_riscv.elementwise.program import ElementwiseProgram, Fold, Stream
+from tnpu.backend_riscv.elementwise.program_code import nan_mask
 from tnpu.backend_riscv.emitter import KernelEmitter
 from tnpu.backend_riscv.storage import Constant, Iota, Scalar, Tile
 from tnpu.diagnostics import CompileError
@@ -123,7 +125,7 @@ def emit_broadcast(cg: KernelEmitter, op: tile.BroadcastOp) -> None:
     dest = cg.new_place(op.result, op)
     assert isinstance(dest, Tile)
     if not isinstance(source, Tile):
-        cg.fill(dest, source, op)  # type: ignore[arg-type]
+        cg.fill(dest, source, op)  # pyright: ignore[reportArgumentType]
         return
     strides = [
         0 if size == 1 and wanted != 1 else stride
@@ -137,7 +139,7 @@ def emit_transpose(cg: KernelEmitter, op: tile.TransposeOp) -> None:
     source = cg.tile_place(op.source)
     source_strides = row_major_strides(source.shape)
     permutation = op.permutation.get_values()
-    emit_strided_copy(cg, source, dest, [source_strides[p] for p in permutation], op)  # type: ignore[arg-type]
+    emit_strided_copy(cg, source, dest, [source_strides[p] for p in permutation], op)  # pyright: ignore[reportArgumentType]
 
 
 def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
@@ -148,7 +150,7 @@ def emit_reshape(cg: KernelEmitter, op: tile.ReshapeOp) -> None:
         cg.scratchpad.bind(op.result, source)
         return
     assert isinstance(source, Tile | Iota)
-    shape = tuple(op.result.type.get_shape())  # type: ignore[attr-defined]
+    shape = tuple(op.result.type.get_shape())
     cg.scratchpad.bind(op.result, replace(source, shape=shape))
 
 
@@ -359,12 +361,12 @@ def _horizontal_reduce(cg: KernelEmitter, op: tile.ReduceOp, combiner: type[Oper
     with _repeat(b, rows):
         base = row_start.value if row_start is not None else None
         if producer is None:
-            program = ElementwiseProgram([], {source: cg.as_stream(cg.place(source), base)}, [], columns, op)  # type: ignore[dict-item]
+            program = ElementwiseProgram([], {source: cg.as_stream(cg.place(source), base)}, [], columns, op)
             value = source
         else:
             body = producer.body.block
             program = ElementwiseProgram(list(body.ops)[:-1], cg.map_inputs(producer, base), [], columns, producer)
-            value = body.last_op.operands[0]  # type: ignore[union-attr]
+            value = body.last_op.operands[0]  # pyright: ignore[reportOptionalMemberAccess]  # a block ends with its terminator
         reduced, nan_seen = _reduce_row(b, program, value, element, combiner)
         result = b.var(reduced)
         if nan_seen is not None:
@@ -639,7 +641,7 @@ def _combine(
 ) -> None:  # fmt: skip
     """outs = the combiner of lefts (the accumulated values) and rights (the new ones), `count` elements."""
     accumulators, news, body, yielded = _combiner_parts(op)
-    inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, op.combiner.block)  # type: ignore[assignment]
+    inputs: dict[SSAValue, Stream | Scalar | Constant] = cg.captured(body, op.combiner.block)  # pyright: ignore[reportAssignmentType]
     for accumulator, new, left, right in zip(accumulators, news, lefts, rights):
         inputs[accumulator], inputs[new] = left, right  # operand by operand: the programs' load order
     emit_elementwise(cg.b, ElementwiseProgram(body, inputs, list(zip(yielded.operands, outs)), count, op))

@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.backend_riscv.codegen import CompiledKernel, compile_kernel, lower_kernel
-from tnpu.backend_riscv.launch import KernelSpec, LaunchResult, build_elf, launch
+from tnpu.backend_riscv.qemu_launch import KernelSpec, LaunchResult, build_elf, launch
 from tnpu.compiler.tnpu_to_npu import native_math, npu_steps
 from tnpu.compiler.tnpu_to_rvv import RVV_STEPS
 from tnpu.compiler.tnpu_to_tile import TnpuToTilePipeline
@@ -56,7 +56,7 @@ def compile_ttir(ttir: str | ModuleOp, kernel_name: str | None = None, *, source
     """
     module = import_ttir(ttir, source) if isinstance(ttir, str) else ttir
     kernel = Kernel(module, kernel_name)
-    kernel.tile  # noqa: B018  (lowers now, so that a refusal is raised here)
+    kernel.tile  # lowers now, so that a refusal is raised here
     return kernel
 
 
@@ -162,7 +162,7 @@ class Kernel:
             self._outcomes.append((key, outcome))
         if isinstance(outcome, DiagnosticException):
             raise outcome
-        return outcome  # type: ignore[return-value]
+        return outcome  # pyright: ignore[reportReturnType]
 
 
 class RvvKernel:
@@ -192,7 +192,7 @@ class RvvKernel:
         vlen: int = 256,
         count_instructions: bool = False,
     ) -> LaunchResult:
-        """Run `spec`'s grid under qemu-riscv64 at `vlen` (see `backend_riscv.launch.launch`)."""
+        """Run `spec`'s grid under qemu-riscv64 at `vlen` (see `backend_riscv.qemu_launch.launch`)."""
         return launch(
             self.code, spec, storages, elf=self.elf, vlen=vlen, count_instructions=count_instructions
         )

@@ -153,14 +153,14 @@ class _ShapedComparison:
                 raise VerifyException(f"unknown comparison predicate '{predicate}'")
             predicate = self.PREDICATES.index(predicate)
         IRDLOperation.__init__(
-            self,  # type: ignore[arg-type]
+            self,  # pyright: ignore[reportArgumentType]  # a mixin of IRDL ops
             operands=[lhs, rhs],
             result_types=[i1_like(lhs.type)],
             properties={"predicate": IntegerAttr(predicate, 64), **(properties or {})},
         )
 
     def verify_(self) -> None:
-        (lhs, rhs), result = self.operand_types, self.result_types[0]  # type: ignore[attr-defined]
+        (lhs, rhs), result = self.operand_types, self.result_types[0]  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
         if lhs != rhs:
             raise VerifyException("requires all operands to have the same type")
         if result != i1_like(lhs):
@@ -190,9 +190,9 @@ class _ShapedComparison:
         parser.parse_punctuation(":")
         type_ = parser.parse_type()
         lhs, rhs = parser.resolve_operands([lhs, rhs], [type_, type_], parser.pos)
-        op = cls(lhs, rhs, predicate)  # type: ignore[call-arg]
+        op = cls(lhs, rhs, predicate)
         op.properties |= properties
-        op.attributes |= attrs
+        op.attributes |= attrs  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
         return op
 
     @classmethod
@@ -201,13 +201,13 @@ class _ShapedComparison:
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.PREDICATES[self.predicate.value.data]}, ")
-        printer.print_operand(self.operands[0])  # type: ignore[attr-defined]
+        printer.print_operand(self.operands[0])  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
         printer.print_string(", ")
-        printer.print_operand(self.operands[1])  # type: ignore[attr-defined]
+        printer.print_operand(self.operands[1])  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
         self.print_properties(printer)
-        printer.print_op_attributes(self.attributes)  # type: ignore[attr-defined]
+        printer.print_op_attributes(self.attributes)  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
         printer.print_string(" : ")
-        printer.print_attribute(self.operands[0].type)  # type: ignore[attr-defined]
+        printer.print_attribute(self.operands[0].type)  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
 
     def print_properties(self, printer: Printer) -> None:
         pass
@@ -235,8 +235,8 @@ class CmpiOp(_ShapedComparison, xdsl_arith.CmpiOp, HasFolderInterface):
         holds = int(predicate in ("eq", "sle", "sge", "ule", "uge"))
         type_ = self.result.type
         if isa(type_, TensorType | VectorType):
-            return (DenseIntOrFPElementsAttr.from_list(type_, [holds]),)
-        return (IntegerAttr(holds, type_),)  # type: ignore[arg-type]
+            return (DenseIntOrFPElementsAttr.from_list(type_, [holds]),)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
+        return (IntegerAttr(holds, type_),)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
 
 
 @irdl_op_definition
@@ -352,7 +352,7 @@ class _ShapedCast:
     print = Operation.print
 
     def verify_(self) -> None:
-        source, target = self.operands[0].type, self.results[0].type  # type: ignore[attr-defined]
+        source, target = self.operands[0].type, self.results[0].type  # pyright: ignore[reportAttributeAccessIssue]  # a mixin of IRDL ops
         _verify_same_shape(source, target)
         if not self.cast_compatible(element_type_of(source), element_type_of(target)):
             raise VerifyException(
@@ -367,7 +367,7 @@ class _ShapedCast:
 class _Widening(_ShapedCast):
     @staticmethod
     def cast_compatible(source: Attribute, target: Attribute) -> bool:
-        return target.bitwidth > source.bitwidth  # type: ignore[attr-defined]
+        return target.bitwidth > source.bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
 
 
 @irdl_op_definition
@@ -393,7 +393,7 @@ class TruncIOp(_ShapedCast, xdsl_arith.TruncIOp):
 
     @staticmethod
     def cast_compatible(source: Attribute, target: Attribute) -> bool:
-        return target.bitwidth < source.bitwidth  # type: ignore[attr-defined]
+        return target.bitwidth < source.bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
 
 
 @irdl_op_definition
@@ -443,7 +443,7 @@ class BitcastOp(_ShapedCast, xdsl_arith.BitcastOp):
 
     @staticmethod
     def cast_compatible(source: Attribute, target: Attribute) -> bool:
-        return source.bitwidth == target.bitwidth  # type: ignore[attr-defined]
+        return source.bitwidth == target.bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
 
 
 @irdl_op_definition
@@ -484,5 +484,5 @@ Arith = Dialect(
         RemFOp,
     ],
     list(xdsl_arith.Arith.attributes),
-    list(xdsl_arith.Arith._interfaces),  # pyright: ignore[reportPrivateUsage]
+    list(xdsl_arith.Arith._interfaces),
 )

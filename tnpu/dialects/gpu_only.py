@@ -166,7 +166,7 @@ LLVM = Dialect(
     "llvm",
     [*xdsl_llvm.LLVM.operations, AssumeOp],
     list(xdsl_llvm.LLVM.attributes),
-    list(xdsl_llvm.LLVM._interfaces),  # pyright: ignore[reportPrivateUsage]
+    list(xdsl_llvm.LLVM._interfaces),
 )
 
 GPU = Dialect(
@@ -176,7 +176,7 @@ GPU = Dialect(
         GpuBarrierOp,
     ],
     list(xdsl_gpu.GPU.attributes),
-    list(xdsl_gpu.GPU._interfaces),  # pyright: ignore[reportPrivateUsage]
+    list(xdsl_gpu.GPU._interfaces),
 )
 
 TTG = Dialect("ttg", [TtgBarrierOp])

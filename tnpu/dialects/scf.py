@@ -77,5 +77,5 @@ SCF = Dialect(
     "scf",
     [WhileOp if op is xdsl_scf.WhileOp else op for op in xdsl_scf.Scf.operations],
     list(xdsl_scf.Scf.attributes),
-    list(xdsl_scf.Scf._interfaces),  # pyright: ignore[reportPrivateUsage]
+    list(xdsl_scf.Scf._interfaces),
 )

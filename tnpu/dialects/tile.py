@@ -148,7 +148,7 @@ def element_bytes(element: Attribute) -> int:
         return max(1, element.width.data // 8)
     if isinstance(element, IndexType):
         return 8
-    return element.bitwidth // 8  # type: ignore[attr-defined]
+    return element.bitwidth // 8  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
 
 
 def _expect(condition: bool, message: str) -> None:
@@ -301,7 +301,7 @@ class BufferCastOp(IRDLOperation):
 def _mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
     """Merge a static list (with DYNAMIC_INDEX markers) and its dynamic values."""
     values = iter(dynamic)
-    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]
+    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]  # pyright: ignore[reportAttributeAccessIssue]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
 
 
 def flatten_groups(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:
@@ -537,7 +537,7 @@ class LoadOp(StructuredTransfer):
 
     @property
     def tile_type(self) -> TensorType:
-        return self.result.type  # type: ignore[return-value]
+        return self.result.type
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
@@ -614,7 +614,7 @@ class StoreOp(StructuredTransfer):
 
     @property
     def tile_type(self) -> TensorType:
-        return self.value.type  # type: ignore[return-value]
+        return self.value.type  # pyright: ignore[reportReturnType]
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
@@ -735,7 +735,7 @@ class _ParsedAccess:
             if mask
             else []
         )
-        return buffer, indices, masks
+        return buffer, indices, masks  # pyright: ignore[reportReturnType]
 
 
 @irdl_op_definition
@@ -1070,7 +1070,7 @@ class MapOp(IRDLOperation):
         )
         inputs = parser.resolve_operands(names, types, parser.pos)
         body = parser.parse_region()
-        op = cls(inputs, result_types, body)  # type: ignore[arg-type]
+        op = cls(inputs, result_types, body)  # pyright: ignore[reportArgumentType]
         if attrs is not None:
             op.attributes |= attrs.data
         return op

@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar, Self, TypeVar
+from typing import ClassVar, Generic, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -267,7 +267,7 @@ def parse_choice(parser: AttrParser, choices: Mapping[str, _T], what: str) -> _T
     """The value of the keyword `parser` is at, one of `choices`; else an error naming them."""
     start = parser.pos
     word = parser.parse_optional_identifier()
-    if word not in choices:
+    if word is None or word not in choices:
         parser.raise_error(f"expected {what} ({', '.join(choices)})", start, parser.pos)
     return choices[word]
 
@@ -472,8 +472,11 @@ class CachePolicyAttr(ParametrizedAttribute):
 # Type constraints and the type rules Triton's verifier applies
 # ---------------------------------------------------------------------------
 
+_ConstrainedT = TypeVar("_ConstrainedT", bound=Attribute, covariant=True)
+
+
 @dataclass(frozen=True)
-class TypeClass(AttrConstraint):
+class TypeClass(AttrConstraint[_ConstrainedT], Generic[_ConstrainedT]):
     """One of Triton's type classes (TT_PtrLike, ...): `constr`, named in errors.
 
     xDSL's own message names the innermost mismatch ("f32 should be of base
@@ -481,7 +484,7 @@ class TypeClass(AttrConstraint):
     tensor of pointers, got tensor<16xf32>".
     """
 
-    constr: AttrConstraint
+    constr: AttrConstraint[_ConstrainedT]
     description: str
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
@@ -502,15 +505,15 @@ class TypeClass(AttrConstraint):
     def infer(self, context: InferenceContext) -> Attribute:
         return self.constr.infer(context)
 
-    def mapping_type_vars(self, type_var_mapping) -> TypeClass:
+    def mapping_type_vars(self, type_var_mapping) -> TypeClass[_ConstrainedT]:
         return self
 
 
-def _scalar_or_tensor(element: AttrConstraint, description: str) -> TypeClass:
+def _scalar_or_tensor(element: AttrConstraint, description: str) -> TypeClass[Attribute]:
     return TypeClass(AnyOf.get(element, TensorType.constr(element)), description)
 
 
-def _tensor_of(element: AttrConstraint, description: str) -> TypeClass:
+def _tensor_of(element: AttrConstraint, description: str) -> TypeClass[TensorType]:
     return TypeClass(TensorType.constr(element), description)
 
 
@@ -746,7 +749,7 @@ class FuncOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.body.blocks:
             return
-        block_types = tuple(self.body.blocks.first.arg_types)  # pyright: ignore
+        block_types = tuple(self.body.blocks[0].arg_types)
         if block_types != self.function_type.inputs.data:
             raise VerifyException(
                 "entry block arguments must have the same types as the function inputs"
@@ -1641,7 +1644,7 @@ class LoadOp(IRDLOperation):
 
 def _verify_boundary_check(ptr_type: Attribute, dims: DenseArrayBase) -> None:
     rank = len(shape_of(pointee_of(ptr_type)))
-    for dim in dims.get_values():
+    for dim in dims.get_values():  # pyright: ignore[reportAttributeAccessIssue]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
         if not 0 <= dim < rank:
             raise VerifyException(f"boundaryCheck dimension {dim} out of range for rank {rank}")
 

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from tnpu.backend_riscv.toolchain import cache_root
 from tnpu.dse.workload import KernelLaunch, Workload, WorkloadError
-from tnpu.models.workload import SuiteEntry
-from tnpu.timing.launch import Launch
+from tnpu.models.suite_entry import SuiteEntry
+from tnpu.timing.launch_binding import Launch
 from tnpu.triton_backend.binary import source_digest
 
 FORMAT = "tnpu-dse-workload/1"

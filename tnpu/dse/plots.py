@@ -21,8 +21,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from tnpu.dse.space import Point, Space
 from tnpu.dse.results import total_time, workload_figures
+from tnpu.dse.space import Point, Space
 from tnpu.dse.store import Store
 from tnpu.dse.workload import Workload
 from tnpu.timing.roofline_plot import FORMATS, write_roofline_plot
@@ -58,7 +58,7 @@ def write_plots(
     rows = sorted(figures[best.config_hash].values(), key=lambda w: w.kernel)
     for suffix in FORMATS:
         path = directory / f"roofline-best{suffix}"
-        write_roofline_plot(path, rows, best.npu, what="workload")
+        write_roofline_plot(path, rows, best.npu, what="workload")  # pyright: ignore[reportArgumentType]  # WorkloadFigures has the TimingReport fields the plot reads
         written.append(path)
     return written
 
@@ -144,8 +144,8 @@ def _pareto(space: Space, points: Sequence[Point], figures):
                       fontsize=7, color="tab:red")
     axes.set_xscale("log")
     axes.set_yscale("log")
-    axes.yaxis.set_major_formatter(_plain)
-    axes.yaxis.set_minor_formatter(_plain)
+    axes.yaxis.set_major_formatter(_plain)  # pyright: ignore[reportArgumentType]  # matplotlib's stubs type the tick position as a float
+    axes.yaxis.set_minor_formatter(_plain)  # pyright: ignore[reportArgumentType]  # matplotlib's stubs type the tick position as a float
     axes.set_xlabel(f"cost proxy: {space.cost}")
     workloads = len(next(iter(figures.values()))) if figures else 0
     axes.set_ylabel(f"time of all {workloads} workloads (µs, summed)")

@@ -92,7 +92,7 @@ def write_csv(path: Path, served: Sequence[ServingPoint]) -> None:
         writer = csv.DictWriter(stream, COLUMNS)
         writer.writeheader()
         for item in served:
-            writer.writerow(item.row())
+            writer.writerow(item.row())  # pyright: ignore[reportArgumentType]  # csv's stubs type a DictWriter's rows by its header
 
 
 def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: str) -> list[Path]:
@@ -113,7 +113,7 @@ def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: s
         axis.scatter(xs, ys, s=18)
         front, best = [], -1.0
         for x, y in sorted(zip(xs, ys)):
-            if y > best:
+            if y > best:  # pyright: ignore[reportOperatorIssue]  # the column holds numbers
                 front.append((x, y))
                 best = y
         if front:
@@ -121,7 +121,7 @@ def write_serving_plot(directory: Path, served: Sequence[ServingPoint], title: s
                       markerfacecolor="none", label="Pareto front")
         for row, x, y in zip(rows, xs, ys):
             axis.annotate(_short(str(row["point"])), (x, y), fontsize=6, xytext=(2, 2), textcoords="offset points")
-        if xs and min(xs) > 0 and max(xs) >= 10 * min(xs):  # log only over a decade or more: else no tick
+        if xs and min(xs) > 0 and max(xs) >= 10 * min(xs):  # pyright: ignore[reportArgumentType]  # log only over a decade or more: else no tick
             axis.set_xscale("log")
             axis.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # no crowded 2×10⁰, 3×10⁰ ...
             axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tnpu.execution.case import CaseError, case_launch, load_case
 from tnpu.execution.sweep import find_cases
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 
 
 class WorkloadError(ValueError):

@@ -22,7 +22,7 @@ A case is a directory holding
 
 This is the layout of `test/fixtures/corpus/inductor`.  A kernel without a
 case directory is described by the same fields on the command line
-(`tnpu run kernel.ttir --grid 4 --arg x=float32[1024] ...`), see `cmd_run`.
+(`tnpu run kernel.ttir --grid 4 --arg x=float32[1024] ...`), see `kernel_file`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import ml_dtypes
 import numpy as np
 
 from tnpu.frontend import read_case_meta
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 
 
 class CaseError(Exception):
@@ -259,7 +259,7 @@ def _grid(
         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in grid)
     ):
         raise CaseError(f"{where}: grid_for_config0: expected 1 to 3 positive integers, got {grid!r}")
-    return (*grid, *(1,) * (3 - len(grid)))  # type: ignore[return-value]
+    return (*grid, *(1,) * (3 - len(grid)))  # pyright: ignore[reportReturnType]
 
 
 def inductor_grid(
@@ -285,7 +285,7 @@ def inductor_grid(
     inductor_meta = {**(meta.get("inductor_meta") or {}), "grid_type": meta["grid_type"]}
     try:
         expression = GridExpr.from_meta(inductor_meta, config)
-        return list(expression.eval_slow({**numbers, **constexprs, **config}))
+        return list(expression.eval_slow({**numbers, **constexprs, **config}))  # pyright: ignore[reportArgumentType]
     except Exception as error:  # Inductor raises NameError, KeyError, ...
         return f"unavailable: {type(error).__name__}: {error}"
 

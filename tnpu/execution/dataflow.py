@@ -62,7 +62,7 @@ def _accesses(pointers: set[SSAValue]) -> Iterator[Operation]:
 
 def written_parameters(function: tt.FuncOp) -> set[str]:
     written = set()
-    for parameter in function.body.blocks.first.args:
+    for parameter in function.body.blocks[0].args:
         if not isinstance(parameter.type, tt.PointerType):
             continue  # a scalar offset into another parameter's buffer writes nothing of its own
         if any(
@@ -89,7 +89,7 @@ def _forward(values: set[SSAValue]) -> tuple[set[SSAValue], bool]:
                 continue  # a value used as a mask or stored selects no address
             successors = list(op.results)
             if op.has_trait(IsTerminator) and op.parent_op() is not None:
-                successors += list(op.parent_op().results)  # type: ignore[union-attr]
+                successors += list(op.parent_op().results)  # pyright: ignore[reportOptionalMemberAccess]  # an op inside a region has a parent
             for result in successors:
                 if result not in tainted:
                     tainted.add(result)
@@ -104,9 +104,9 @@ def _constant_int(value: SSAValue) -> int | None:
         return _constant_int(op.operands[0])
     if isinstance(op, arith.ConstantOp):
         attr = op.value
-        values = attr.get_values() if hasattr(attr, "get_values") else [attr.value.data]  # type: ignore[union-attr]
+        values = attr.get_values() if hasattr(attr, "get_values") else [attr.value.data]  # pyright: ignore[reportAttributeAccessIssue]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
         if len(set(values)) == 1 and isinstance(values[0], int):
-            return int(values[0])
+            return int(values[0])  # pyright: ignore[reportArgumentType]
     return None
 
 
@@ -148,7 +148,7 @@ def index_parameters(function: tt.FuncOp) -> dict[str, IndexBounds]:
     """Integer pointer parameters whose values become addresses, with their safe ranges."""
     asserted = [op for op in function.walk() if isinstance(op, tt.AssertOp)]
     result = {}
-    for parameter in function.body.blocks.first.args:
+    for parameter in function.body.blocks[0].args:
         pointee = tt.element_type_of(parameter.type)
         if not isinstance(pointee, tt.PointerType) or not isinstance(
             pointee.pointee_type, IntegerType

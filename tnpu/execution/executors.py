@@ -107,7 +107,7 @@ def _serve(connection: Connection, work: Callable, initializer: Callable | None,
             return
         try:
             answer = ("result", work(item))
-        except Exception as error:  # noqa: BLE001  (raised again in the caller)
+        except Exception as error:  # raised again in the caller
             answer = ("exception", error)
         connection.send(answer)
 
@@ -271,7 +271,7 @@ def _ray(work, items, workers, address, initializer, initargs, time_limit) -> It
                 if reference in ready:
                     try:
                         outcome = ray.get(reference)
-                    except ray.exceptions.ActorDiedError as error:
+                    except ray.exceptions.ActorDiedError as error:  # pyright: ignore[reportAttributeAccessIssue]
                         outcome = Failure("crash", f"the worker died ({' '.join(str(error).split())[:200]})")
                 elif time_limit is not None and now - since > time_limit:
                     outcome = Failure("timeout", f"ran longer than the time limit of {time_limit:g} s")

@@ -163,7 +163,7 @@ def _kernel(
         + [f"    {line}" for line in body]
     )
     full_grid = (*grid, *(1,) * (3 - len(grid)))
-    return GeneratedKernel(family, source + "\n", signature, constexprs, full_grid, parameters)  # type: ignore[arg-type]
+    return GeneratedKernel(family, source + "\n", signature, constexprs, full_grid, parameters)  # pyright: ignore[reportArgumentType]
 
 
 def _storage(layout: Layout, shape: Sequence[int], dtype: str) -> TensorArg:
@@ -262,9 +262,9 @@ def pointwise_kernels(draw: st.DrawFn) -> GeneratedKernel:
     body: list[str]
     if tiled:  # x covers dimension 0, y the others, flattened
         XBLOCK, YBLOCK = draw(st.sampled_from([2, 4, 8])), draw(st.sampled_from([2, 4, 8]))
-        ynumel = numel // shape[0]
+        ynumel = numel // shape[0]  # pyright: ignore[reportGeneralTypeIssues]
         constexprs = {"XBLOCK": XBLOCK, "YBLOCK": YBLOCK}
-        grid = (-(-shape[0] // XBLOCK), -(-ynumel // YBLOCK))
+        grid = (-(-shape[0] // XBLOCK), -(-ynumel // YBLOCK))  # pyright: ignore[reportGeneralTypeIssues]
         body = [
             f"yindex = {program_id.format(axis=1)} * YBLOCK + tl.arange(0, YBLOCK)[:, None]",
             "ymask = yindex < ynumel",
@@ -273,7 +273,7 @@ def pointwise_kernels(draw: st.DrawFn) -> GeneratedKernel:
             "i0 = xindex",
             *sizes.split("yindex", shape[1:], names[1:]),
         ]
-        scalars = {"xnumel": ScalarArg(shape[0], "i32"), "ynumel": ScalarArg(ynumel, "i32")}
+        scalars = {"xnumel": ScalarArg(shape[0], "i32"), "ynumel": ScalarArg(ynumel, "i32")}  # pyright: ignore[reportGeneralTypeIssues]
         masks = {0: "xmask"} | dict.fromkeys(range(1, len(shape)), "ymask")
     else:
         XBLOCK = draw(st.sampled_from([8, 16, 32, 64]))

@@ -69,14 +69,15 @@ class Oracle:
 
     def run(self, request: OracleRequest) -> OracleResponse:
         process = self._ensure_started()
-        assert process.stdin is not None and process.stdout is not None
+        stdin, stdout = process.stdin, process.stdout
+        assert stdin is not None and stdout is not None
         outcome: list[Any] = []
 
         def exchange() -> None:
             try:
-                pickle.dump(request, process.stdin)
-                process.stdin.flush()
-                outcome.append(pickle.load(process.stdout))
+                pickle.dump(request, stdin)
+                stdin.flush()
+                outcome.append(pickle.load(stdout))
             except (EOFError, OSError, ValueError) as error:  # ValueError: a pipe closed under it
                 outcome.append(error)
 

@@ -62,7 +62,7 @@ RIGHT_ON_BF16: tuple[type[Operation], ...] = (
 """Ops that move bf16 values correctly in the interpreter, and conversions (see `bf16-conversion`)."""
 
 
-def _is_bf16(value) -> bool:  # noqa: ANN001
+def _is_bf16(value) -> bool:
     return isinstance(tt.element_type_of(value.type), BFloat16Type)
 
 

@@ -68,11 +68,11 @@ def install_libdevice_stand_ins() -> None:
 
     def create_extern_elementwise(self, lib_name, lib_path, symbol, args, result_type, is_pure):
         _SYMBOLS_USED.add(symbol)
-        dtype = interpreter._get_np_dtype(result_type)  # pyright: ignore[reportPrivateUsage]
+        dtype = interpreter._get_np_dtype(result_type)
         data = evaluate_libdevice(symbol, [arg.data for arg in args], dtype)
         return interpreter.TensorHandle(np.asarray(data), result_type.scalar)
 
-    interpreter.InterpreterBuilder.create_extern_elementwise = create_extern_elementwise
+    interpreter.InterpreterBuilder.create_extern_elementwise = create_extern_elementwise  # pyright: ignore[reportAttributeAccessIssue]
 
     def with_interpreter_semantic(function):
         def call(*args, **kwargs):
@@ -112,9 +112,9 @@ def patch_language_once() -> None:
     from triton.runtime import interpreter
 
     sees_the_language = types.FunctionType((lambda: None).__code__, {"tl": tl, "core": tl.core})
-    interpreter._patch_lang(sees_the_language)  # pyright: ignore[reportPrivateUsage]
+    interpreter._patch_lang(sees_the_language)
     _install_truth_value(tl.core.tensor)
-    interpreter._patch_lang = lambda function: interpreter._LangPatchScope()  # pyright: ignore[reportPrivateUsage]
+    interpreter._patch_lang = lambda function: interpreter._LangPatchScope()
 
 
 def _install_truth_value(tensor_class: type) -> None:
@@ -126,7 +126,7 @@ def _install_truth_value(tensor_class: type) -> None:
             raise TruthOfArray()
         return interpreted(self)
 
-    tensor_class.__bool__ = truth_value  # type: ignore[method-assign]
+    tensor_class.__bool__ = truth_value
 
 
 def _combine_whole_arrays(

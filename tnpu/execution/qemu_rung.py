@@ -15,10 +15,10 @@ import os
 
 import numpy as np
 
-from tnpu.backend_riscv.launch import KernelSpec, LaunchError
+from tnpu.backend_riscv.qemu_launch import KernelSpec, LaunchError
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import Rung, RunContext, RungResult
+from tnpu.execution.rungs import RunContext, Rung, RungResult
 
 DEFAULT_VLENS = (128, 256, 512)
 
@@ -58,14 +58,14 @@ class QemuRung(Rung):
                 storages.append(None)
         vlens = self.vlens or configured_vlens()
         try:
-            spec = KernelSpec.describe(kernel.code, case.grid, arguments, names)  # type: ignore[arg-type]
+            spec = KernelSpec.describe(kernel.code, case.grid, arguments, names)  # pyright: ignore[reportArgumentType]
             runs = [kernel.launch(spec, storages, vlen=vlen) for vlen in vlens]
         except LaunchError as error:
             return RungResult(self.name, "error", message=str(error))
         first = runs[0].storages
         for vlen, other in zip(vlens[1:], runs[1:]):
             for name, a, b in zip(names, first, other.storages):
-                if a is not None and a.tobytes() != b.tobytes():  # type: ignore[union-attr]
+                if a is not None and a.tobytes() != b.tobytes():  # pyright: ignore[reportOptionalMemberAccess]
                     return RungResult(
                         self.name, "error",
                         message=f"'{name}' differs between VLEN {vlens[0]} and {vlen}",

@@ -79,7 +79,7 @@ class Rung(ABC):
             result = self.execute(context)
         except InternalError as error:  # a compiler bug, already naming its stage and op
             result = RungResult(self.name, "error", message=one_line(error))
-        except Exception as error:  # noqa: BLE001  (any bug of the rung is recorded, not raised)
+        except Exception as error:  # any bug of the rung is recorded, not raised
             result = RungResult(self.name, "error", message=f"internal error: {type(error).__name__}: {error}")
         result.seconds = time.perf_counter() - start
         return result
@@ -157,7 +157,7 @@ class OracleRung(Rung):
         notes = {"libdevice_stand_ins": response.libdevice_symbols}
         if response.error is not None:
             known = next(
-                (l for l in TRITON_INTERPRETER_LIMITATIONS if l.error in response.error), None
+                (limit for limit in TRITON_INTERPRETER_LIMITATIONS if limit.error in response.error), None
             )
             if known is not None:
                 return _refused_for(known, notes)

@@ -18,11 +18,10 @@ from tnpu.diagnostics import format_parse_error
 from tnpu.dialects import tt
 from tnpu.execution.case import Case, CaseError, TensorArg
 from tnpu.execution.dataflow import written_parameters
-from tnpu.execution.inputs import WORKSPACE_PARAMETERS
-from tnpu.execution.inputs import InputError, generate_inputs
+from tnpu.execution.inputs import WORKSPACE_PARAMETERS, InputError, generate_inputs
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.qemu_rung import QemuRung
-from tnpu.execution.rungs import OracleRung, Rung, RunContext, RungResult, TTIRInterpreterRung
+from tnpu.execution.rungs import OracleRung, RunContext, Rung, RungResult, TTIRInterpreterRung
 from tnpu.execution.tile_rung import TileInterpreterRung
 from tnpu.execution.timing_rung import TimingRung
 from tnpu.execution.tolerance import (
@@ -207,7 +206,7 @@ def check_arguments(case: Case, function: tt.FuncOp) -> None:
             f"the TTIR kernel takes ({', '.join(names)}) but the case's signature has "
             f"runtime parameters ({', '.join(case.args)})"
         )
-    for name, parameter in zip(names, function.body.blocks.first.args):
+    for name, parameter in zip(names, function.body.blocks[0].args):
         is_pointer = isinstance(parameter.type, tt.PointerType)
         if is_pointer != isinstance(case.args[name], TensorArg):
             raise CaseError(f"parameter '{name}' is {parameter.type} in the TTIR but {case.signature[name]} in the case")

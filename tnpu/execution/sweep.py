@@ -68,7 +68,7 @@ def _run_one(directory: str) -> dict:
             case, mode=_settings["mode"], oracle=_oracle, seed=_settings["seed"],
             config=_settings["config"],
         )
-    except Exception as error:  # noqa: BLE001  (a bug of the harness: this case's record, not the sweep's end)
+    except Exception as error:  # a bug of the harness: this case's record, not the sweep's end
         result = RunResult(kernel=path.name, stage_reached="none", error=f"internal error: {one_line(error)}")
     if _settings["artifacts"] and (result.error or result.match is False):
         write_artifacts(Path(_settings["artifacts"]) / path.name, result)

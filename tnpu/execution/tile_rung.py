@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from tnpu.diagnostics import CompileError, one_line
 from tnpu.execution.case import TensorArg
-from tnpu.execution.rungs import Rung, RunContext, RungResult
+from tnpu.execution.rungs import RunContext, Rung, RungResult
 from tnpu.interpreters.tile import Buffer, check_interpretable, launch
 from tnpu.interpreters.tt import KernelError
 from tnpu.verifier import verify_with_diagnostics

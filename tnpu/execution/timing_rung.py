@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from tnpu.diagnostics import one_line
 from tnpu.execution.case import case_launch
-from tnpu.execution.rungs import Rung, RunContext, RungResult
+from tnpu.execution.rungs import RunContext, Rung, RungResult
 from tnpu.timing.npu_config import NPUConfigError, load_npu_config
 
 REPORTED = (

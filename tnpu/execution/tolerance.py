@@ -187,7 +187,7 @@ def float64_reference(
         result = run_kernel(widened, wide_arguments, grid, kernel=kernel, listener=bounds.attach)
     except NoReference:
         raise
-    except Exception as error:  # noqa: BLE001  (a kernel the interpreter cannot run in float64)
+    except Exception as error:  # a kernel the interpreter cannot run in float64
         raise NoReference(f"the float64 evaluation failed: {' '.join(str(error).split())[:200]}") from None
     buffers = [name for name, argument in zip(names, arguments) if isinstance(argument, np.ndarray)]
     return Reference(
@@ -205,7 +205,7 @@ def widen_to_float64(module: ModuleOp) -> tuple[ModuleOp, dict[SSAValue, Attribu
             raise NoReference(f"'{op.name}' depends on the float format: no float64 evaluation")
         for old_value, value in zip(_values(old), _values(op)):
             original[value] = old_value.type
-            value._type = _wide(value.type)  # pyright: ignore[reportPrivateUsage]
+            value._type = _wide(value.type)
         for name, attribute in list(op.properties.items()):
             op.properties[name] = _wide_attribute(attribute)
     return widened, original
@@ -221,7 +221,7 @@ def _wide(type_: Attribute) -> Attribute:
     if isinstance(type_, TensorType):
         return TensorType(_wide(type_.element_type), type_.get_shape())
     if isinstance(type_, tt.PointerType):
-        return tt.PointerType(_wide(type_.pointee_type), type_.address_space)
+        return tt.PointerType(_wide(type_.pointee_type), type_.address_space.data)
     return type_
 
 
@@ -229,7 +229,7 @@ def _wide_attribute(attribute: Attribute) -> Attribute:
     if isinstance(attribute, FloatAttr) and attribute.type != _wide(attribute.type):
         return FloatAttr(attribute.value.data, f64)
     if isinstance(attribute, DenseIntOrFPElementsAttr) and attribute.type != _wide(attribute.type):
-        return DenseIntOrFPElementsAttr.from_list(_wide(attribute.type), list(attribute.get_values()))  # type: ignore[arg-type]
+        return DenseIntOrFPElementsAttr.from_list(_wide(attribute.type), list(attribute.get_values()))  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
     if isinstance(attribute, FunctionType):
         return FunctionType.from_lists([_wide(t) for t in attribute.inputs], [_wide(t) for t in attribute.outputs])
     return attribute
@@ -255,10 +255,14 @@ class ErrorBounds(ResultListener):
         self.interpreter = interpreter
         return self
 
+    def _attached(self) -> Interpreter:
+        assert self.interpreter is not None, "the bounds are attached to an interpreter before it runs"
+        return self.interpreter
+
     def stored(self, buffer: int) -> np.ndarray:
         """The bounds of the elements of the kernel's `buffer`-th pointer argument (f64)."""
         if self.shadow is None:  # nothing was loaded or stored
-            return np.zeros(launch_of(self.interpreter).memory.buffers[buffer].size // 8)
+            return np.zeros(launch_of(self._attached()).memory.buffers[buffer].size // 8)
         shadow = self.shadow.buffers[buffer]
         return shadow.data[: shadow.size].view(np.float64).copy()
 
@@ -404,7 +408,7 @@ class ErrorBounds(ResultListener):
     def _memory(self) -> Memory:
         if self.shadow is None:
             self.shadow = Memory()
-            for buffer in launch_of(self.interpreter).memory.buffers:
+            for buffer in launch_of(self._attached()).memory.buffers:
                 self.shadow.allocate(buffer.name, np.zeros(buffer.size, np.uint8))
         return self.shadow
 
@@ -421,7 +425,9 @@ class ErrorBounds(ResultListener):
     def _yield(self, op: Operation) -> None:
         parent = op.parent_op()
         bounds = [self.bound(v) for v in op.operands]
+        assert parent is not None, "a terminator has a parent op"
         if isinstance(op, scf.ConditionOp):
+            assert isinstance(parent, scf.WhileOp)
             bounds = bounds[1:]
             targets = [list(parent.after_region.block.args), list(parent.results)]
         elif isinstance(parent, scf.ForOp):
@@ -437,7 +443,7 @@ class ErrorBounds(ResultListener):
     def _evaluate(self, op: Operation, args: list[Any]) -> tuple[Any, ...]:
         self.evaluating = True
         try:
-            return self.interpreter.run_op(op, tuple(args))
+            return self._attached().run_op(op, tuple(args))
         finally:
             self.evaluating = False
 

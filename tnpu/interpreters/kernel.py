@@ -28,7 +28,7 @@ from tnpu.interpreters.arith import ArithFunctions
 from tnpu.interpreters.math import MathFunctions
 from tnpu.interpreters.memory import Memory
 from tnpu.interpreters.scf import ScfFunctions
-from tnpu.interpreters.tt import Launch, TTFunctions
+from tnpu.interpreters.tt import LaunchState, TTFunctions
 from tnpu.interpreters.values import as_value
 from tnpu.ir_helpers import kernel_function, parameter_names
 
@@ -76,7 +76,7 @@ def check_interpretable(module: ModuleOp) -> None:
     known = {
         op_type
         for functions in FUNCTIONS
-        for op_type, _ in functions._impls()  # pyright: ignore[reportPrivateUsage]
+        for op_type, _ in functions._impls()
     }
     for op in module.walk():
         if op is not module and not isinstance(op, tt.FuncOp) and type(op) not in known:
@@ -103,7 +103,7 @@ def run_kernel(
     """
     function = kernel_function(module, kernel)
     check_interpretable(module)
-    parameters = function.body.blocks.first.args
+    parameters = function.body.blocks[0].args
     if len(arguments) != len(parameters):
         raise ValueError(f"the kernel takes {len(parameters)} arguments, got {len(arguments)}")
     memory = Memory()
@@ -117,7 +117,7 @@ def run_kernel(
         else:
             values.append(as_value(argument, parameter.type))
     full_grid = (*grid, *(1,) * (3 - len(grid)))
-    launch = Launch(full_grid, memory)  # type: ignore[arg-type]
+    launch = LaunchState(full_grid, memory)  # pyright: ignore[reportArgumentType]
     interpreter = _Interpreter(module, file=output)
     for functions in FUNCTIONS:
         interpreter.register_implementations(functions())

@@ -76,7 +76,7 @@ _FLOAT_FUNCTIONS: dict[str, Reference] = {
 }
 """libdevice's float functions: `__nv_NAMEf` (f32) and `__nv_NAME` (f64)."""
 
-_SPECIAL_SYMBOLS: dict[tuple[str, str], Reference] = {
+_SPECIAL_SYMBOLS: dict[tuple[str, str], Reference] = {  # pyright: ignore[reportAssignmentType]
     ("__nv_isnanf", "__nv_isnand"): Reference(_predicate(np.isnan)),
     ("__nv_isinff", "__nv_isinfd"): Reference(_predicate(np.isinf)),
     ("__nv_finitef", "__nv_isfinited"): Reference(_predicate(np.isfinite)),

@@ -311,7 +311,7 @@ class MathFunctions(InterpreterFunctions):
 
     @impl(math.IPowIOp)
     def run_ipowi(self, interpreter: Interpreter, op: math.IPowIOp, args: PythonValues):
-        return (integer_power(*args, op.result.type),)
+        return (integer_power(*args, op.result.type),)  # pyright: ignore[reportCallIssue]
 
     @impl(math.CountLeadingZerosOp)
     def run_ctlz(self, interpreter: Interpreter, op: math.CountLeadingZerosOp, args: PythonValues):

@@ -477,7 +477,7 @@ class TileFunctions(InterpreterFunctions):
 
     @impl(tile.MapOp)
     def run_map(self, interpreter: Interpreter, op: tile.MapOp, args: PythonValues):
-        shape, dtypes = _cached(interpreter, op, _map_results)
+        shape, dtypes = _cached(interpreter, op, _map_results)  # pyright: ignore[reportArgumentType]
         results = interpreter.run_ssacfg_region(op.body, args, "tile.map")
         return tuple(_as_tile(r, dtype, shape) for r, dtype in zip(results, dtypes))
 
@@ -596,7 +596,7 @@ def check_interpretable(kernel: tile.KernelOp) -> None:
     known = {
         op_type
         for functions in FUNCTIONS
-        for op_type, _ in functions._impls()  # pyright: ignore[reportPrivateUsage]
+        for op_type, _ in functions._impls()
     }
     for op in kernel.body.walk():
         if type(op) not in known:
@@ -625,5 +625,5 @@ def launch(
     )
     with np.errstate(all="ignore"):  # overflow, NaN and division by zero are semantics here
         for z, y, x in itertools.product(*(range(n) for n in reversed(grid_xyz))):
-            interpreter.set_data(TileFunctions, _PROGRAM, _Program(grid_xyz, (x, y, z)))
+            interpreter.set_data(TileFunctions, _PROGRAM, _Program(grid_xyz, (x, y, z)))  # pyright: ignore[reportArgumentType]
             interpreter.run_ssacfg_region(kernel.body, values, "tile.kernel")

@@ -79,7 +79,7 @@ class KernelError(DiagnosticException):
 
 
 @dataclass
-class Launch:
+class LaunchState:
     """The state a kernel launch shares with the op implementations."""
 
     grid: tuple[int, int, int]
@@ -129,8 +129,8 @@ def _block_shape(desc_type: Attribute) -> tuple[int, ...]:
     return tuple(desc_type.block_type.get_shape())
 
 
-def launch_of(interpreter: Interpreter) -> Launch:
-    return interpreter.get_data(TTFunctions, "launch", lambda: Launch((1, 1, 1), Memory()))
+def launch_of(interpreter: Interpreter) -> LaunchState:
+    return interpreter.get_data(TTFunctions, "launch", lambda: LaunchState((1, 1, 1), Memory()))
 
 
 def fail(interpreter: Interpreter, op: Operation, message: str) -> KernelError:
@@ -493,7 +493,7 @@ class TTFunctions(InterpreterFunctions):
     @impl(tt.DescriptorScatterOp)
     def run_descriptor_scatter(self, interpreter: Interpreter, op: tt.DescriptorScatterOp, args: PythonValues):
         descriptor, rows, column, value = args
-        addresses, inside = descriptor.rows(rows, column, op.src.type.get_shape()[1])
+        addresses, inside = descriptor.rows(rows, column, op.src.type.get_shape()[1])  # pyright: ignore[reportAttributeAccessIssue]  # a shaped type, by the op's verifier
         with _memory_access(interpreter, op) as memory:
             memory.store(addresses, np.asarray(value).astype(descriptor.dtype), inside, descriptor.dtype)
         return ()

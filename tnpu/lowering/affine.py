@@ -140,7 +140,7 @@ class IndexEmitter:
     # -- emission ---------------------------------------------------------
 
     def _emit(self, op: Operation) -> SSAValue:
-        op.location = self.location()
+        op.location = self.location()  # pyright: ignore[reportAttributeAccessIssue]  # the location of an op is a LocationAttr
         self.builder.insert(op)
         return op.results[0]
 
@@ -492,7 +492,7 @@ def divmod_constant(
     if split is None:
         return None
     low_span = sum(
-        d.stride * (d.size - 1) for d in split.digits if d.stride % m  # type: ignore[operator]
+        d.stride * (d.size - 1) for d in split.digits if d.stride % m  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
     )
     base_remainder = emit.mod(a.base, m)
     if isinstance(base_remainder, int):
@@ -504,7 +504,7 @@ def divmod_constant(
     quotient = AffineIndex(
         a.shape,
         tuple(
-            Digit(d.dim, d.size, 0 if d.stride % m else d.stride // m)  # type: ignore[operator]
+            Digit(d.dim, d.size, 0 if d.stride % m else d.stride // m)  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
             for d in split.digits
         ),
         emit.floordiv(a.base, m),
@@ -512,7 +512,7 @@ def divmod_constant(
     remainder = AffineIndex(
         a.shape,
         tuple(
-            Digit(d.dim, d.size, d.stride if d.stride % m else 0)  # type: ignore[operator]
+            Digit(d.dim, d.size, d.stride if d.stride % m else 0)  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
             for d in split.digits
         ),
         base_remainder,
@@ -570,14 +570,14 @@ def _sign_split(e: AffineIndex, emit: IndexEmitter) -> _DigitBound | None:
         return None
     strides = {k: e.digits[k].stride for k in varying}
     if len(varying) > 1:
-        major = max(varying, key=lambda k: abs(strides[k]))  # type: ignore[arg-type]
+        major = max(varying, key=lambda k: abs(strides[k]))  # pyright: ignore[reportArgumentType]  # a Scalar stride known to be an int here
         s = strides[major]
         others = [k for k in varying if k != major]
-        if s <= 0 or emit.divisor(e.base) % s:  # type: ignore[operator]
+        if s <= 0 or emit.divisor(e.base) % s:  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
             return None
-        if any(strides[k] < 0 for k in others):  # type: ignore[operator]
+        if any(strides[k] < 0 for k in others):  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
             return None
-        if sum(strides[k] * (e.digits[k].size - 1) for k in others) >= s:  # type: ignore[operator]
+        if sum(strides[k] * (e.digits[k].size - 1) for k in others) >= s:  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
             return None
         varying = [major]
     (k,) = varying
@@ -888,7 +888,7 @@ def quasi_scale(q: QuasiAffine, factor: Scalar, emit: IndexEmitter) -> QuasiAffi
     """`q * factor`; a non-constant factor only when `q` has no terms."""
     if q.terms and not isinstance(factor, int):
         return None
-    terms = () if factor == 0 else tuple((c * factor, t) for c, t in q.terms)  # type: ignore[operator]
+    terms = () if factor == 0 else tuple((c * factor, t) for c, t in q.terms)  # pyright: ignore[reportOperatorIssue]  # a Scalar stride known to be an int here
     return QuasiAffine(scale(q.affine, factor, emit), terms)
 
 

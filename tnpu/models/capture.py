@@ -22,7 +22,7 @@ import torch
 
 from tnpu.diagnostics import one_line
 from tnpu.models.run import compiled_step, stage_of_failure
-from tnpu.models.workload import SuiteEntry
+from tnpu.models.suite_entry import SuiteEntry
 from tnpu.triton_backend.profile import CapturedLaunch, capture
 
 

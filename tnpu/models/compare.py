@@ -88,8 +88,13 @@ def compare(name: str, compiled: torch.Tensor, eager: torch.Tensor, exact: torch
         return verdict(False, detail=_first_difference(special & ~((got == want) | (got.isnan() & want.isnan())), compiled, eager))
     finite = ~special
     difference, eager_off, compiled_off = ((a - b)[finite].abs() for a, b in ((got, want), (want, truth), (got, truth)))
-    largest = lambda t: float(t.max()) if t.numel() else 0.0  # noqa: E731
-    rms = lambda t: float(t.square().mean().sqrt()) if t.numel() else 0.0  # noqa: E731
+
+    def largest(t: torch.Tensor) -> float:
+        return float(t.max()) if t.numel() else 0.0
+
+    def rms(t: torch.Tensor) -> float:
+        return float(t.square().mean().sqrt()) if t.numel() else 0.0
+
     rtol, atol = FALLBACK[_NUMPY_DTYPES[eager.dtype]]
     near_eager = bool((difference <= atol + rtol * want[finite].abs()).all())
     near_exact = largest(compiled_off) <= ELEMENT_FACTOR * largest(eager_off) + atol and rms(compiled_off) <= (

@@ -16,7 +16,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from tnpu.models.mobilenet_v3 import MobileNetV3Small
-from tnpu.models.workload import SuiteEntry, Workload, collector
+from tnpu.models.suite_entry import ModelCall, SuiteEntry, collector
 
 ENTRIES: list[SuiteEntry] = []
 entry = collector(ENTRIES)
@@ -52,80 +52,80 @@ class MLP(nn.Module):
 
 
 @entry("mlp", ops=("aten.addmm",), kind="model")
-def mlp() -> Workload:
+def mlp() -> ModelCall:
     """A 784-128-64-10 MLP on a batch of 32, inference."""
-    return Workload(MLP().eval(), (torch.randn(32, 784),))
+    return ModelCall(MLP().eval(), (torch.randn(32, 784),))
 
 
 @entry("mlp_train", ops=("aten.addmm", "aten.mm"), kind="model", train=True)
-def mlp_train() -> Workload:
+def mlp_train() -> ModelCall:
     """The MLP's training step: cross-entropy forward, backward, an SGD step with momentum."""
     labels = torch.randint(0, 10, (32,))
-    return Workload(MLP(), (torch.randn(32, 784),), loss=lambda logits: F.cross_entropy(logits, labels))
+    return ModelCall(MLP(), (torch.randn(32, 784),), loss=lambda logits: F.cross_entropy(logits, labels))
 
 
 @entry("resnet18", ops=("aten.convolution",), kind="model")
-def resnet18() -> Workload:
+def resnet18() -> ModelCall:
     from transformers import ResNetConfig, ResNetModel
 
     config = ResNetConfig(layer_type="basic", depths=[2, 2, 2, 2], hidden_sizes=[64, 128, 256, 512], embedding_size=64)
-    return Workload(Output(ResNetModel(config), "pooler_output"), (_image(),))
+    return ModelCall(Output(ResNetModel(config), "pooler_output"), (_image(),))
 
 
 @entry("mobilenetv3_small", ops=("aten.convolution",), kind="model")
-def mobilenetv3_small() -> Workload:
-    return Workload(MobileNetV3Small(classes=10).eval(), (_image(),))
+def mobilenetv3_small() -> ModelCall:
+    return ModelCall(MobileNetV3Small(classes=10).eval(), (_image(),))
 
 
 @entry("convnextv2_atto", ops=("aten.convolution", "aten.native_layer_norm"), kind="model")
-def convnextv2_atto() -> Workload:
+def convnextv2_atto() -> ModelCall:
     from transformers import ConvNextV2Config, ConvNextV2Model
 
     config = ConvNextV2Config(depths=[2, 2, 6, 2], hidden_sizes=[40, 80, 160, 320])
-    return Workload(Output(ConvNextV2Model(config), "pooler_output"), (_image(),))
+    return ModelCall(Output(ConvNextV2Model(config), "pooler_output"), (_image(),))
 
 
 @entry("vit_tiny", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
-def vit_tiny() -> Workload:
+def vit_tiny() -> ModelCall:
     """ViT-tiny's widths (192, 3 heads, 12 layers) on 8 × 8 patches of a 32 × 32 image."""
     from transformers import ViTConfig, ViTModel
 
     config = ViTConfig(hidden_size=192, num_hidden_layers=12, num_attention_heads=3, intermediate_size=768,
                        image_size=32, patch_size=8)  # fmt: skip
-    return Workload(Output(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), (_image(),))
+    return ModelCall(Output(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), (_image(),))
 
 
 @entry("bert_tiny", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
-def bert_tiny() -> Workload:
+def bert_tiny() -> ModelCall:
     """BERT-tiny's shape (2 layers, width 128, 2 heads)."""
     from transformers import BertConfig, BertModel
 
     config = BertConfig(vocab_size=512, hidden_size=128, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=512, max_position_embeddings=64)  # fmt: skip
-    return Workload(Output(BertModel(config), "last_hidden_state"), (_tokens(512),))
+    return ModelCall(Output(BertModel(config), "last_hidden_state"), (_tokens(512),))
 
 
 @entry("gpt2_tiny", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
-def gpt2_tiny() -> Workload:
+def gpt2_tiny() -> ModelCall:
     from transformers import GPT2Config, GPT2LMHeadModel
 
     config = GPT2Config(vocab_size=512, n_positions=64, n_embd=64, n_layer=2, n_head=4, use_cache=False,
                         bos_token_id=0, eos_token_id=0)
-    return Workload(Output(GPT2LMHeadModel(config), "logits"), (_tokens(512),))
+    return ModelCall(Output(GPT2LMHeadModel(config), "logits"), (_tokens(512),))
 
 
 @entry("llama_tiny", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
-def llama_tiny() -> Workload:
+def llama_tiny() -> ModelCall:
     """Llama with grouped-query attention (4 query heads, 2 key/value heads), RMSNorm, SwiGLU, RoPE."""
     from transformers import LlamaConfig, LlamaForCausalLM
 
     config = LlamaConfig(vocab_size=512, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                          num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, use_cache=False)  # fmt: skip
-    return Workload(Output(LlamaForCausalLM(config), "logits"), (_tokens(512),))
+    return ModelCall(Output(LlamaForCausalLM(config), "logits"), (_tokens(512),))
 
 
 @entry("mixtral_tiny", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
-def mixtral_tiny() -> Workload:
+def mixtral_tiny() -> ModelCall:
     """Mixtral: Llama's attention with a top-2 mixture of four experts.
 
     The experts run as `transformers`' `batched_mm`: each token's expert
@@ -136,17 +136,17 @@ def mixtral_tiny() -> Workload:
 
     config = MixtralConfig(vocab_size=512, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                            num_attention_heads=4, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
-                           max_position_embeddings=64, use_cache=False, experts_implementation="batched_mm")  # fmt: skip
-    return Workload(Output(MixtralForCausalLM(config), "logits"), (_tokens(512),))
+                           max_position_embeddings=64, use_cache=False, experts_implementation="batched_mm")  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations  # fmt: skip
+    return ModelCall(Output(MixtralForCausalLM(config), "logits"), (_tokens(512),))
 
 
 @entry("clip_vision_tiny", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
-def clip_vision_tiny() -> Workload:
+def clip_vision_tiny() -> ModelCall:
     from transformers import CLIPVisionConfig, CLIPVisionModel
 
     config = CLIPVisionConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
                               image_size=32, patch_size=8)  # fmt: skip
-    return Workload(Output(CLIPVisionModel(config), "pooler_output"), (_image(),))
+    return ModelCall(Output(CLIPVisionModel(config), "pooler_output"), (_image(),))
 
 
 def _padded_sequences() -> tuple[torch.Tensor, torch.Tensor]:
@@ -179,10 +179,10 @@ class PaddedEncoderLayer(nn.Module):
 
 
 @entry("transformer_encoder_layer", ops=("aten._transformer_encoder_layer_fwd",), kind="model")
-def transformer_encoder_layer() -> Workload:
+def transformer_encoder_layer() -> ModelCall:
     """PyTorch's `nn.TransformerEncoderLayer` (width 32, 2 heads) over padded sequences: its fused fast path
     in eval mode, `aten._transformer_encoder_layer_fwd`."""
-    return Workload(PaddedEncoderLayer().eval(), _padded_sequences())
+    return ModelCall(PaddedEncoderLayer().eval(), _padded_sequences())
 
 
 class CausalDecoderLayer(nn.Module):
@@ -197,15 +197,15 @@ class CausalDecoderLayer(nn.Module):
 
 
 @entry("transformer_decoder_layer", ops=("aten.scaled_dot_product_attention",), kind="model")
-def transformer_decoder_layer() -> Workload:
+def transformer_decoder_layer() -> ModelCall:
     """PyTorch's `nn.TransformerDecoderLayer` (width 32, 2 heads): no fast path, `F.multi_head_attention_forward`
     with aten's CPU flash attention inside it."""
     causal = nn.Transformer.generate_square_subsequent_mask(8)
-    return Workload(CausalDecoderLayer().eval(), (torch.randn(2, 8, 32), torch.randn(2, 10, 32), causal))
+    return ModelCall(CausalDecoderLayer().eval(), (torch.randn(2, 8, 32), torch.randn(2, 10, 32), causal))
 
 
 @entry("multihead_attention", ops=("aten._native_multi_head_attention",), kind="model")
-def multihead_attention() -> Workload:
+def multihead_attention() -> ModelCall:
     """PyTorch's `nn.MultiheadAttention` (width 32, 2 heads) with a key padding mask, returning its weights:
     `aten._native_multi_head_attention` in eager mode, `F.multi_head_attention_forward` compiled."""
-    return Workload(SelfAttention().eval(), _padded_sequences())
+    return ModelCall(SelfAttention().eval(), _padded_sequences())

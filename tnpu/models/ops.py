@@ -11,7 +11,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from tnpu.models.workload import SuiteEntry, Workload, collector
+from tnpu.models.suite_entry import ModelCall, SuiteEntry, collector
 
 ENTRIES: list[SuiteEntry] = []
 entry = collector(ENTRIES)
@@ -29,39 +29,39 @@ class Lambda(nn.Module):
 
 
 @entry("add_broadcast", ops=("aten.add",), kind="op")
-def add_broadcast() -> Workload:
+def add_broadcast() -> ModelCall:
     """x + y with y broadcast along rows and x along a new leading axis."""
-    return Workload(Lambda(lambda x, y: x + y), (torch.randn(3, 1, 33, 65), torch.randn(4, 1, 65)))
+    return ModelCall(Lambda(lambda x, y: x + y), (torch.randn(3, 1, 33, 65), torch.randn(4, 1, 65)))
 
 
 @entry("mul_broadcast", ops=("aten.mul",), kind="op")
-def mul_broadcast() -> Workload:
+def mul_broadcast() -> ModelCall:
     """x * y with a per-channel scale."""
-    return Workload(Lambda(lambda x, y: x * y), (torch.randn(2, 24, 7, 9), torch.randn(24, 1, 1)))
+    return ModelCall(Lambda(lambda x, y: x * y), (torch.randn(2, 24, 7, 9), torch.randn(24, 1, 1)))
 
 
-def _activation(function) -> Workload:
-    return Workload(Lambda(function), (torch.randn(37, 130) * 4,))
+def _activation(function) -> ModelCall:
+    return ModelCall(Lambda(function), (torch.randn(37, 130) * 4,))
 
 
 @entry("relu", ops=("aten.relu",), kind="op")
-def relu() -> Workload:
+def relu() -> ModelCall:
     return _activation(F.relu)
 
 
 @entry("gelu", ops=("aten.gelu",), kind="op")
-def gelu() -> Workload:
+def gelu() -> ModelCall:
     """GELU, exact (erf) and tanh-approximated."""
     return _activation(lambda x: F.gelu(x) + F.gelu(x, approximate="tanh"))
 
 
 @entry("silu", ops=("aten.silu",), kind="op")
-def silu() -> Workload:
+def silu() -> ModelCall:
     return _activation(F.silu)
 
 
 @entry("swiglu", ops=("aten.silu", "aten.mul", "aten.mm"), kind="op")
-def swiglu() -> Workload:
+def swiglu() -> ModelCall:
     """SwiGLU: silu(x W1) * (x W3), projected by W2, as in Llama's MLP."""
 
     class SwiGLU(nn.Module):
@@ -72,77 +72,78 @@ def swiglu() -> Workload:
         def forward(self, x):
             return self.w2(F.silu(self.w1(x)) * self.w3(x))
 
-    return Workload(SwiGLU(), (torch.randn(2, 10, 48),))
+    return ModelCall(SwiGLU(), (torch.randn(2, 10, 48),))
 
 
 @entry("sigmoid", ops=("aten.sigmoid",), kind="op")
-def sigmoid() -> Workload:
+def sigmoid() -> ModelCall:
     return _activation(torch.sigmoid)
 
 
 @entry("tanh", ops=("aten.tanh",), kind="op")
-def tanh() -> Workload:
+def tanh() -> ModelCall:
     return _activation(torch.tanh)
 
 
 @entry("softmax", ops=("aten._softmax",), kind="op")
-def softmax() -> Workload:
+def softmax() -> ModelCall:
     """Softmax over the last axis and over a middle one."""
-    return Workload(Lambda(lambda x: (F.softmax(x, dim=-1), F.softmax(x, dim=1))), (torch.randn(4, 50, 77) * 3,))
+    return ModelCall(Lambda(lambda x: (F.softmax(x, dim=-1), F.softmax(x, dim=1))), (torch.randn(4, 50, 77) * 3,))
 
 
 @entry("log_softmax", ops=("aten._log_softmax",), kind="op")
-def log_softmax() -> Workload:
-    return Workload(Lambda(lambda x: F.log_softmax(x, dim=-1)), (torch.randn(16, 1000) * 3,))
+def log_softmax() -> ModelCall:
+    return ModelCall(Lambda(lambda x: F.log_softmax(x, dim=-1)), (torch.randn(16, 1000) * 3,))
 
 
 @entry("layernorm", ops=("aten.native_layer_norm",), kind="op")
-def layernorm() -> Workload:
+def layernorm() -> ModelCall:
     norm = nn.LayerNorm(96)
     with torch.no_grad():
         norm.weight.normal_()
         norm.bias.normal_()
-    return Workload(norm, (torch.randn(3, 17, 96) * 2 + 1,))
+    return ModelCall(norm, (torch.randn(3, 17, 96) * 2 + 1,))
 
 
 @entry("rmsnorm", ops=("aten.rms_norm",), kind="op")
-def rmsnorm() -> Workload:
+def rmsnorm() -> ModelCall:
     norm = nn.RMSNorm(80, eps=1e-6)
     with torch.no_grad():
         norm.weight.normal_()
-    return Workload(norm, (torch.randn(5, 13, 80),))
+    return ModelCall(norm, (torch.randn(5, 13, 80),))
 
 
 @entry("batchnorm", ops=("aten._native_batch_norm_legit_no_training",), kind="op")
-def batchnorm() -> Workload:
+def batchnorm() -> ModelCall:
     """BatchNorm2d in inference, with running statistics of its own."""
     norm = nn.BatchNorm2d(12)
     with torch.no_grad():
+        assert norm.running_mean is not None and norm.running_var is not None  # track_running_stats is on
         norm.running_mean.normal_()
         norm.running_var.uniform_(0.5, 2.0)
         norm.weight.normal_()
         norm.bias.normal_()
-    return Workload(norm.eval(), (torch.randn(2, 12, 9, 11),))
+    return ModelCall(norm.eval(), (torch.randn(2, 12, 9, 11),))
 
 
 @entry("matmul", ops=("aten.mm",), kind="op")
-def matmul() -> Workload:
-    return Workload(Lambda(torch.matmul), (torch.randn(70, 96), torch.randn(96, 50)))
+def matmul() -> ModelCall:
+    return ModelCall(Lambda(torch.matmul), (torch.randn(70, 96), torch.randn(96, 50)))
 
 
 @entry("matmul_bf16", ops=("aten.mm",), kind="op")
-def matmul_bf16() -> Workload:
+def matmul_bf16() -> ModelCall:
     """A bf16 matmul (products summed in f32, as the MXU does)."""
-    return Workload(Lambda(torch.matmul), (torch.randn(64, 80, dtype=torch.bfloat16), torch.randn(80, 48, dtype=torch.bfloat16)))
+    return ModelCall(Lambda(torch.matmul), (torch.randn(64, 80, dtype=torch.bfloat16), torch.randn(80, 48, dtype=torch.bfloat16)))
 
 
 @entry("bmm", ops=("aten.bmm",), kind="op")
-def bmm() -> Workload:
-    return Workload(Lambda(torch.bmm), (torch.randn(6, 33, 40), torch.randn(6, 40, 24)))
+def bmm() -> ModelCall:
+    return ModelCall(Lambda(torch.bmm), (torch.randn(6, 33, 40), torch.randn(6, 40, 24)))
 
 
 @entry("addmm", ops=("aten.addmm",), kind="op")
-def addmm() -> Workload:
+def addmm() -> ModelCall:
     """addmm with its bias first, broadcast over the rows, scaled by beta and alpha; and a Linear."""
 
     class AddMM(nn.Module):
@@ -153,65 +154,65 @@ def addmm() -> Workload:
         def forward(self, b, x, w, y):
             return torch.addmm(b, x, w, beta=0.5, alpha=1.5), self.linear(y)
 
-    return Workload(AddMM(), (torch.randn(40), torch.randn(30, 64), torch.randn(64, 40), torch.randn(4, 7, 64)))
+    return ModelCall(AddMM(), (torch.randn(40), torch.randn(30, 64), torch.randn(64, 40), torch.randn(4, 7, 64)))
 
 
 @entry("baddbmm", ops=("aten.baddbmm",), kind="op")
-def baddbmm() -> Workload:
-    return Workload(
+def baddbmm() -> ModelCall:
+    return ModelCall(
         Lambda(lambda b, x, y: torch.baddbmm(b, x, y, beta=0.25, alpha=2.0)),
         (torch.randn(1, 24), torch.randn(3, 20, 32), torch.randn(3, 32, 24)),
     )
 
 
-def _conv(**options) -> Workload:
+def _conv(**options) -> ModelCall:
     channels = options.pop("channels", 16)
     conv = nn.Conv2d(channels, channels, **options)
-    return Workload(conv, (torch.randn(2, channels, 14, 14),))
+    return ModelCall(conv, (torch.randn(2, channels, 14, 14),))
 
 
 @entry("conv2d_strided", ops=("aten.convolution",), kind="op")
-def conv2d_strided() -> Workload:
+def conv2d_strided() -> ModelCall:
     return _conv(kernel_size=3, stride=2)
 
 
 @entry("conv2d_padded", ops=("aten.convolution",), kind="op")
-def conv2d_padded() -> Workload:
+def conv2d_padded() -> ModelCall:
     return _conv(kernel_size=5, padding=2)
 
 
 @entry("conv2d_depthwise", ops=("aten.convolution",), kind="op")
-def conv2d_depthwise() -> Workload:
+def conv2d_depthwise() -> ModelCall:
     return _conv(kernel_size=3, padding=1, groups=16)
 
 
 @entry("conv2d_grouped", ops=("aten.convolution",), kind="op")
-def conv2d_grouped() -> Workload:
+def conv2d_grouped() -> ModelCall:
     return _conv(kernel_size=3, padding=1, stride=2, groups=4, bias=False)
 
 
 @entry("maxpool2d", ops=("aten.max_pool2d_with_indices",), kind="op")
-def maxpool2d() -> Workload:
-    return Workload(nn.MaxPool2d(3, stride=2, padding=1), (torch.randn(2, 8, 15, 15),))
+def maxpool2d() -> ModelCall:
+    return ModelCall(nn.MaxPool2d(3, stride=2, padding=1), (torch.randn(2, 8, 15, 15),))
 
 
 @entry("avgpool2d", ops=("aten.avg_pool2d", "aten.mean"), kind="op")
-def avgpool2d() -> Workload:
+def avgpool2d() -> ModelCall:
     """Average pooling, and the global average pool of a classifier head."""
     pool = nn.AvgPool2d(2)
-    return Workload(Lambda(lambda x: (pool(x), F.adaptive_avg_pool2d(x, 1))), (torch.randn(2, 8, 14, 14),))
+    return ModelCall(Lambda(lambda x: (pool(x), F.adaptive_avg_pool2d(x, 1))), (torch.randn(2, 8, 14, 14),))
 
 
 @entry("cat", ops=("aten.cat",), kind="op")
-def cat() -> Workload:
-    return Workload(
+def cat() -> ModelCall:
+    return ModelCall(
         Lambda(lambda a, b, c: torch.cat([a, b.sin(), c], dim=1)),
         (torch.randn(4, 10, 6), torch.randn(4, 3, 6), torch.randn(4, 7, 6)),
     )
 
 
 @entry("permute_view", ops=("aten.permute", "aten.view", "aten.transpose"), kind="op")
-def permute_view() -> Workload:
+def permute_view() -> ModelCall:
     """Transpose, permute and view chains, as attention heads are split and merged."""
 
     def heads(x):
@@ -220,31 +221,31 @@ def permute_view() -> Workload:
         mixed = split.permute(0, 2, 3, 1).contiguous() * 2
         return mixed.view(b, s, d) + x.transpose(1, 2).reshape(b, s, d)
 
-    return Workload(Lambda(heads), (torch.randn(2, 12, 32),))
+    return ModelCall(Lambda(heads), (torch.randn(2, 12, 32),))
 
 
 @entry("embedding", ops=("aten.embedding",), kind="op")
-def embedding() -> Workload:
+def embedding() -> ModelCall:
     table = nn.Embedding(100, 32)
-    return Workload(table, (torch.randint(0, 100, (4, 9)),))
+    return ModelCall(table, (torch.randint(0, 100, (4, 9)),))
 
 
 @entry("index_select", ops=("aten.index_select",), kind="op")
-def index_select() -> Workload:
-    return Workload(
+def index_select() -> ModelCall:
+    return ModelCall(
         Lambda(lambda x, i: torch.index_select(x, 1, i)), (torch.randn(5, 40, 6), torch.randint(0, 40, (17,)))
     )
 
 
 @entry("gather", ops=("aten.gather",), kind="op")
-def gather() -> Workload:
-    return Workload(
+def gather() -> ModelCall:
+    return ModelCall(
         Lambda(lambda x, i: torch.gather(x, 1, i)), (torch.randn(8, 30), torch.randint(0, 30, (8, 12)))
     )
 
 
 @entry("sdpa", ops=("aten.scaled_dot_product_attention",), kind="op")
-def sdpa() -> Workload:
+def sdpa() -> ModelCall:
     """Scaled dot-product attention, causal and with an additive mask."""
 
     def attention(q, k, v, mask):
@@ -253,30 +254,30 @@ def sdpa() -> Workload:
         return causal, masked
 
     q, k, v = (torch.randn(2, 4, 24, 16) for _ in range(3))
-    return Workload(Lambda(attention), (q, k, v, torch.randn(24, 24)))
+    return ModelCall(Lambda(attention), (q, k, v, torch.randn(24, 24)))
 
 
 @entry("gqa", ops=("aten.scaled_dot_product_attention",), kind="op")
-def gqa() -> Workload:
+def gqa() -> ModelCall:
     """Grouped-query attention: 8 query heads sharing 2 key/value heads."""
     q = torch.randn(1, 8, 20, 16)
     k, v = torch.randn(1, 2, 20, 16), torch.randn(1, 2, 20, 16)
-    return Workload(Lambda(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)), (q, k, v))
+    return ModelCall(Lambda(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)), (q, k, v))
 
 
 @entry("cumsum", ops=("aten.cumsum",), kind="op")
-def cumsum() -> Workload:
-    return Workload(Lambda(lambda x: (torch.cumsum(x, dim=-1), torch.cumsum(x, dim=0))), (torch.randn(12, 300),))
+def cumsum() -> ModelCall:
+    return ModelCall(Lambda(lambda x: (torch.cumsum(x, dim=-1), torch.cumsum(x, dim=0))), (torch.randn(12, 300),))
 
 
 @entry("sort", ops=("aten.sort",), kind="op")
-def sort() -> Workload:
-    return Workload(Lambda(lambda x: torch.sort(x, dim=-1, descending=True)), (torch.randn(6, 64),))
+def sort() -> ModelCall:
+    return ModelCall(Lambda(lambda x: torch.sort(x, dim=-1, descending=True)), (torch.randn(6, 64),))
 
 
 @entry("topk", ops=("aten.topk",), kind="op")
-def topk() -> Workload:
-    return Workload(Lambda(lambda x: torch.topk(x, 5, dim=-1)), (torch.randn(10, 48),))
+def topk() -> ModelCall:
+    return ModelCall(Lambda(lambda x: torch.topk(x, 5, dim=-1)), (torch.randn(10, 48),))
 
 
 class MoERouter(nn.Module):
@@ -314,6 +315,6 @@ class MoERouter(nn.Module):
 
 
 @entry("moe_router", ops=("aten.mm", "aten.topk"), kind="op")
-def moe_router() -> Workload:
+def moe_router() -> ModelCall:
     """An MoE layer whose router leaves one expert without tokens (its GEMMs are [0, K] @ [K, N])."""
-    return Workload(MoERouter(), (torch.randn(24, 32),))
+    return ModelCall(MoERouter(), (torch.randn(24, 32),))

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from tnpu.models.networks import Output
-from tnpu.models.workload import SuiteEntry, Workload, collector
+from tnpu.models.suite_entry import ModelCall, SuiteEntry, collector
 
 ENTRIES: list[SuiteEntry] = []
 entry = collector(ENTRIES)
@@ -40,33 +40,33 @@ def _tokens(vocabulary: int, length: int) -> torch.Tensor:
 
 
 @entry("resnet50", ops=("aten.convolution",), kind="model")
-def resnet50() -> Workload:
+def resnet50() -> ModelCall:
     """ResNet-50 (bottleneck blocks 3-4-6-3, widths 256 to 2048) on one 224 × 224 image, channels-last."""
     from transformers import ResNetConfig, ResNetModel
 
     config = ResNetConfig(layer_type="bottleneck", depths=[3, 4, 6, 3], hidden_sizes=[256, 512, 1024, 2048],
                           embedding_size=64)  # fmt: skip
-    model = Output(ResNetModel(config), "pooler_output").to(memory_format=torch.channels_last)
-    return Workload(model, (_image().contiguous(memory_format=torch.channels_last),))
+    model = Output(ResNetModel(config), "pooler_output").to(memory_format=torch.channels_last)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
+    return ModelCall(model, (_image().contiguous(memory_format=torch.channels_last),))
 
 
 @entry("bert_base", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
-def bert_base() -> Workload:
+def bert_base() -> ModelCall:
     """A BERT-base encoder (12 layers, width 768, 12 heads, 3072) over 512 tokens."""
     from transformers import BertConfig, BertModel
 
     config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
                         intermediate_size=3072, max_position_embeddings=512)  # fmt: skip
-    return Workload(Output(BertModel(config, add_pooling_layer=False), "last_hidden_state"), (_tokens(30522, 512),))
+    return ModelCall(Output(BertModel(config, add_pooling_layer=False), "last_hidden_state"), (_tokens(30522, 512),))
 
 
 @entry("gpt2_small", ops=("aten.addmm", "aten.scaled_dot_product_attention"), kind="model")
-def gpt2_small() -> Workload:
+def gpt2_small() -> ModelCall:
     """GPT-2 small (12 layers, width 768, 12 heads, vocabulary 50,257) over 128 tokens: its logits."""
     from transformers import GPT2Config, GPT2LMHeadModel
 
     config = GPT2Config(vocab_size=50257, n_positions=1024, n_embd=768, n_layer=12, n_head=12, use_cache=False)
-    return Workload(Output(GPT2LMHeadModel(config), "logits"), (_tokens(50257, 128),))
+    return ModelCall(Output(GPT2LMHeadModel(config), "logits"), (_tokens(50257, 128),))
 
 
 class DecoderLayer(nn.Module):
@@ -76,24 +76,24 @@ class DecoderLayer(nn.Module):
     def __init__(self, model: nn.Module):
         super().__init__()
         self.rotary = model.rotary_emb
-        self.layer = model.layers[0]
+        self.layer = model.layers[0]  # pyright: ignore[reportIndexIssue]  # torch's or transformers' annotations
 
     def forward(self, hidden: torch.Tensor) -> torch.Tensor:
         positions = torch.arange(hidden.shape[1]).unsqueeze(0)
-        rotary = self.rotary(hidden, positions)
-        return self.layer(hidden, attention_mask=None, position_ids=positions, position_embeddings=rotary)
+        rotary = self.rotary(hidden, positions)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
+        return self.layer(hidden, attention_mask=None, position_ids=positions, position_embeddings=rotary)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
 
 
 @entry("llama3_8b_layer", ops=("aten.mm", "aten.scaled_dot_product_attention"), kind="model")
-def llama3_8b_layer() -> Workload:
+def llama3_8b_layer() -> ModelCall:
     """One Llama-3-8B decoder layer at full width (hidden 4096, 32 query / 8 key-value heads, SwiGLU 14336,
     RoPE θ 500,000) over 32 tokens: 218 M parameters, 0.9 GB in float32."""
     from transformers import LlamaConfig, LlamaModel
 
     config = LlamaConfig(vocab_size=SEED_VOCABULARY, hidden_size=4096, intermediate_size=14336, num_hidden_layers=1,
                          num_attention_heads=32, num_key_value_heads=8, max_position_embeddings=8192,
-                         rope_theta=500000.0, rms_norm_eps=1e-5, use_cache=False)  # fmt: skip
-    return Workload(DecoderLayer(LlamaModel(config)).eval(), (torch.randn(1, 32, 4096),))
+                         rope_theta=500000.0, rms_norm_eps=1e-5, use_cache=False)  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations  # fmt: skip
+    return ModelCall(DecoderLayer(LlamaModel(config)).eval(), (torch.randn(1, 32, 4096),))
 
 
 def dense_experts_forward(self: nn.Module, hidden_states: torch.Tensor, top_k_index: torch.Tensor,
@@ -103,12 +103,12 @@ def dense_experts_forward(self: nn.Module, hidden_states: torch.Tensor, top_k_in
 
     At 32 tokens and 8 of 128 experts per token nearly every expert is routed some token, so the expert
     weights read, which bound the layer, are a grouped GEMM's; the multiply-adds are 16 times as many."""
-    experts = self.gate_up_proj.shape[0]
-    picked = top_k_index.unsqueeze(-1) == torch.arange(experts, device=top_k_index.device)  # (T, K, E)
+    experts = self.gate_up_proj.shape[0]  # pyright: ignore[reportIndexIssue]  # torch's or transformers' annotations
+    picked = top_k_index.unsqueeze(-1) == torch.arange(experts, device=top_k_index.device)  # pyright: ignore[reportArgumentType, reportCallIssue]  # (T, K, E)
     weights = (picked * top_k_weights.unsqueeze(-1)).sum(1)  # (T, E)
-    gate_up = torch.matmul(hidden_states.unsqueeze(0), self.gate_up_proj.transpose(1, 2))  # (E, T, 2I)
-    gated = self._apply_gate(gate_up)  # (E, T, I)
-    out = torch.matmul(gated, self.down_proj.transpose(1, 2))  # (E, T, H)
+    gate_up = torch.matmul(hidden_states.unsqueeze(0), self.gate_up_proj.transpose(1, 2))  # pyright: ignore[reportCallIssue]  # (E, T, 2I)
+    gated = self._apply_gate(gate_up)  # pyright: ignore[reportCallIssue]  # (E, T, I)
+    out = torch.matmul(gated, self.down_proj.transpose(1, 2))  # pyright: ignore[reportCallIssue]  # (E, T, H)
     return (out * weights.t().unsqueeze(-1)).sum(0).to(hidden_states.dtype)
 
 
@@ -119,7 +119,7 @@ def _register_dense_experts() -> None:
 
 
 @entry("qwen3_moe_layer", ops=("aten.bmm", "aten.topk", "aten.scaled_dot_product_attention"), kind="model")
-def qwen3_moe_layer() -> Workload:
+def qwen3_moe_layer() -> ModelCall:
     """One Qwen3-30B-A3B MoE decoder layer at full width (hidden 2048, 32 query / 4 key-value heads of 128,
     128 experts of 768, 8 per token) over 32 tokens: 623 M parameters, 2.5 GB in float32.  The experts run
     as `dense_experts_forward` (every expert over every token, weighted by the router: static shapes);
@@ -129,21 +129,21 @@ def qwen3_moe_layer() -> Workload:
 
     _register_dense_experts()
     config = Qwen3MoeConfig(vocab_size=SEED_VOCABULARY, hidden_size=2048, intermediate_size=6144, num_hidden_layers=1,
-                            num_attention_heads=32, num_key_value_heads=4, head_dim=128, num_experts=128,
+                            num_attention_heads=32, num_key_value_heads=4, head_dim=128, num_experts=128,  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations
                             num_experts_per_tok=8, moe_intermediate_size=768, norm_topk_prob=True,
                             max_position_embeddings=4096, use_cache=False,
-                            experts_implementation="tnpu_dense")  # fmt: skip
-    return Workload(DecoderLayer(Qwen3MoeModel(config)).eval(), (torch.randn(1, 32, 2048),))
+                            experts_implementation="tnpu_dense")  # pyright: ignore[reportCallIssue]  # torch's or transformers' annotations  # fmt: skip
+    return ModelCall(DecoderLayer(Qwen3MoeModel(config)).eval(), (torch.randn(1, 32, 2048),))
 
 
 @entry("vit_base", ops=("aten.convolution", "aten.mm", "aten.scaled_dot_product_attention"), kind="model")
-def vit_base() -> Workload:
+def vit_base() -> ModelCall:
     """ViT-B/16 (12 layers, width 768, 12 heads, 3072) on one 224 × 224 image: 197 tokens."""
     from transformers import ViTConfig, ViTModel
 
     config = ViTConfig(hidden_size=768, num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072,
                        image_size=224, patch_size=16)  # fmt: skip
-    return Workload(Output(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), (_image(),))
+    return ModelCall(Output(ViTModel(config, add_pooling_layer=False), "last_hidden_state"), (_image(),))
 
 
 class EncoderDecoder(nn.Module):
@@ -158,14 +158,14 @@ class EncoderDecoder(nn.Module):
 
 
 @entry("t5_base", ops=("aten.mm", "aten.bmm"), kind="model")
-def t5_base() -> Workload:
+def t5_base() -> ModelCall:
     """A T5-base encoder–decoder (12 + 12 layers, width 768, 12 heads, 3072, relative position buckets)
     over 128 encoder and 32 decoder tokens."""
     from transformers import T5Config, T5Model
 
     config = T5Config(vocab_size=32128, d_model=768, d_kv=64, d_ff=3072, num_layers=12, num_decoder_layers=12,
                       num_heads=12, use_cache=False)  # fmt: skip
-    return Workload(EncoderDecoder(T5Model(config)), (_tokens(32128, 128), _tokens(32128, 32)))
+    return ModelCall(EncoderDecoder(T5Model(config)), (_tokens(32128, 128), _tokens(32128, 32)))
 
 
 SHAPES: dict[str, dict[str, object]] = {

@@ -42,10 +42,10 @@ import torch
 
 import tnpu
 from tnpu.models.compare import OutputComparison, compare, leaves
-from tnpu.models.workload import SuiteEntry, Workload
+from tnpu.models.suite_entry import ModelCall, SuiteEntry
 from tnpu.torch_backend.graph_runtime import HOST_VALUES
-from tnpu.triton_backend.refusals import STAGES, parse_refusal, refusal_message
 from tnpu.triton_backend.profile import Profile
+from tnpu.triton_backend.refusals import STAGES, parse_refusal, refusal_message
 
 STAGE_ORDER = ("none", "traced", "TTIR", "tile", "RVV built", "ran", "matched", "timed")
 """Every stage an entry can have cleared, first to last."""
@@ -164,19 +164,19 @@ def run_entry(
     return result
 
 
-def _step(workload: Workload, compiled: bool, train: bool, options: dict[str, Any] | None = None) -> Any:
+def _step(workload: ModelCall, compiled: bool, train: bool, options: dict[str, Any] | None = None) -> Any:
     """The program's result on its inputs; for a training step: loss, output, gradients, updated weights."""
     if compiled:
         return compiled_step(workload, train, options)()
     return _prepared_step(workload, train, compile=lambda program: program)()
 
 
-def compiled_step(workload: Workload, train: bool, options: dict[str, Any] | None) -> Callable[[], Any]:
+def compiled_step(workload: ModelCall, train: bool, options: dict[str, Any] | None) -> Callable[[], Any]:
     """A call of the program (a copy) compiled with the `tnpu` backend and `options`, as `step` makes it."""
     return _prepared_step(workload, train, lambda program: torch.compile(program, backend="tnpu", options=options))
 
 
-def _prepared_step(workload: Workload, train: bool, compile: Callable[[Any], Any]) -> Callable[[], Any]:
+def _prepared_step(workload: ModelCall, train: bool, compile: Callable[[Any], Any]) -> Callable[[], Any]:
     """A call of the program (a copy) on copies of its inputs, its parts passed through `compile`."""
     program = copy.deepcopy(workload.program)
     inputs = copy.deepcopy(workload.inputs)
@@ -252,19 +252,19 @@ def _with_eager_operations(call: Callable[[], Any]) -> tuple[Any, dict[str, int]
         for child in event.cpu_children:
             visit(child)
 
-    for event in trace.events():
+    for event in trace.events():  # pyright: ignore[reportOptionalIterable]  # torch's or transformers' annotations
         if event.cpu_parent is None:
             visit(event)
     return value, found
 
 
-def _float64(workload: Workload) -> Workload:
+def _float64(workload: ModelCall) -> ModelCall:
     """The same program and inputs with every floating tensor in float64."""
     program = copy.deepcopy(workload.program)
     if isinstance(program, torch.nn.Module):
         program = program.double()
     inputs = tuple(x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in workload.inputs)
-    return Workload(program, inputs, workload.loss)
+    return ModelCall(program, inputs, workload.loss)
 
 
 class _profiles:
@@ -308,7 +308,7 @@ def stage_of_failure(error: BaseException) -> tuple[str, str]:
         return _REFUSED_AT[stage], refusal_message(kernel, stage, reason)
     if "TnpuLaunchError" in text:
         return "RVV built", _first_line(text[text.index("TnpuLaunchError") :])
-    if isinstance(error, torch._dynamo.exc.BackendCompilerFailed) or "InductorError" in text:
+    if isinstance(error, torch._dynamo.exc.BackendCompilerFailed) or "InductorError" in text:  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
         return "traced", _first_line(text)
     return "none", _first_line(text)
 

@@ -6,7 +6,7 @@ import importlib.util
 from pathlib import Path
 
 from tnpu.models import networks, ops, real_size
-from tnpu.models.workload import SuiteEntry, Workload
+from tnpu.models.suite_entry import ModelCall, SuiteEntry
 
 
 class SuiteError(ValueError):
@@ -24,7 +24,7 @@ def entries() -> dict[str, SuiteEntry]:
 
 def entry(spec: str) -> SuiteEntry:
     """A suite entry by name, or `path/to/file.py:factory` (a function returning a
-    `Workload`, or a `(module, inputs)` pair)."""
+    `ModelCall`, or a `(module, inputs)` pair)."""
     path = factory_file(spec)
     if path is not None:
         return _from_file(spec, path)
@@ -56,13 +56,13 @@ def _from_file(spec: str, path: Path) -> SuiteEntry:
     if not callable(factory):
         raise SuiteError(f"{path}: no function {factory_name!r}")
 
-    def build() -> Workload:
+    def build() -> ModelCall:
         made = factory()
-        if isinstance(made, Workload):
+        if isinstance(made, ModelCall):
             return made
         if isinstance(made, tuple) and len(made) == 2:
             program, inputs = made
-            return Workload(program, tuple(inputs) if isinstance(inputs, list | tuple) else (inputs,))
-        raise SuiteError(f"{spec} returned {type(made).__name__}: give a Workload or a (module, inputs) pair")
+            return ModelCall(program, tuple(inputs) if isinstance(inputs, list | tuple) else (inputs,))
+        raise SuiteError(f"{spec} returned {type(made).__name__}: give a ModelCall or a (module, inputs) pair")
 
     return SuiteEntry(spec, build, (), "model", description=f"{factory_name} from {path}")

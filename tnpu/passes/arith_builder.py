@@ -74,11 +74,11 @@ class ArithBuilder:
                 value = int(value) & ((1 << width) - 1)
                 if value >= 1 << (width - 1):  # two's complement, as MLIR prints it
                     value -= 1 << width
-                scalar = IntegerAttr(value, element)
+                scalar = IntegerAttr(value, element)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
             else:
-                scalar = FloatAttr(float(value), element)  # type: ignore[arg-type]
+                scalar = FloatAttr(float(value), element)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
             attr = (
-                DenseIntOrFPElementsAttr.from_list(type_, [scalar.value.data])  # type: ignore[arg-type]
+                DenseIntOrFPElementsAttr.from_list(type_, [scalar.value.data])
                 if isinstance(type_, TensorType | VectorType)
                 else scalar
             )
@@ -92,9 +92,9 @@ class ArithBuilder:
         splat test); the integer splat prints as one number.
         """
         element = element_type_of(type_)
-        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # type: ignore[attr-defined]
+        float_format, bits_format = QUIET_NAN_FORMATS[element.bitwidth]  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
         (bits,) = struct.unpack(bits_format, struct.pack(float_format, float("nan")))
-        integers = with_element_type(type_, IntegerType(element.bitwidth))  # type: ignore[attr-defined]
+        integers = with_element_type(type_, IntegerType(element.bitwidth))  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
         return self.bitcast(self.constant(bits, integers), element)
 
     def _values(self, *operands: Operand, like: SSAValue | None = None) -> list[SSAValue]:
@@ -104,30 +104,35 @@ class ArithBuilder:
         assert like is not None, "a number operand needs a value to take its type from"
         return [o if isinstance(o, SSAValue) else self.constant(o, like.type) for o in operands]
 
+    def _pair(self, lhs: Operand, rhs: Operand) -> tuple[SSAValue, SSAValue]:
+        """`_values` of a binary op's two operands, as the pair the op's constructor takes."""
+        first, second = self._values(lhs, rhs)
+        return first, second
+
     # -- floating point ----------------------------------------------------
 
     def add(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.AddfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.AddfOp(*self._pair(lhs, rhs)))
 
     def sub(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.SubfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.SubfOp(*self._pair(lhs, rhs)))
 
     def mul(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.MulfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MulfOp(*self._pair(lhs, rhs)))
 
     def div(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.DivfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.DivfOp(*self._pair(lhs, rhs)))
 
     def neg(self, value: SSAValue) -> SSAValue:
         return self.insert(xdsl_arith.NegfOp(value))
 
     def minnum(self, lhs: Operand, rhs: Operand) -> SSAValue:
         """The smaller operand; a NaN operand loses to a number (C `fmin`)."""
-        return self.insert(xdsl_arith.MinnumfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MinnumfOp(*self._pair(lhs, rhs)))
 
     def maxnum(self, lhs: Operand, rhs: Operand) -> SSAValue:
         """The larger operand; a NaN operand loses to a number (C `fmax`)."""
-        return self.insert(xdsl_arith.MaxnumfOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MaxnumfOp(*self._pair(lhs, rhs)))
 
     def polynomial(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
         """`c0 + x*(c1 + x*(c2 + ...))` by Horner's rule, lowest degree first."""
@@ -139,7 +144,7 @@ class ArithBuilder:
 
     def compare(self, predicate: str, lhs: Operand, rhs: Operand) -> SSAValue:
         """`arith.cmpf` with an MLIR predicate (`olt`, `uno`, `une`, ...)."""
-        return self.insert(arith.CmpfOp(*self._values(lhs, rhs), predicate))
+        return self.insert(arith.CmpfOp(*self._pair(lhs, rhs), predicate))
 
     def is_nan(self, value: SSAValue) -> SSAValue:
         return self.compare("uno", value, value)
@@ -176,55 +181,55 @@ class ArithBuilder:
     def bits(self, value: SSAValue) -> SSAValue:
         """The bits of a float value as the signless integer of its width (one op per value)."""
         if value not in self._bits:
-            width = element_type_of(value.type).bitwidth  # type: ignore[attr-defined]
+            width = element_type_of(value.type).bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
             self._bits[value] = self.bitcast(value, IntegerType(width))
         return self._bits[value]
 
     def to_int(self, value: SSAValue, element: Attribute | None = None) -> SSAValue:
         """`fptosi` to integer type `element` (default: of the float's width), toward zero."""
         if element is None:
-            element = IntegerType(element_type_of(value.type).bitwidth)  # type: ignore[attr-defined]
-        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))
+            element = IntegerType(element_type_of(value.type).bitwidth)  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
+        return self.insert(arith.FPToSIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def to_float(self, value: SSAValue, float_type: Attribute) -> SSAValue:
         """`sitofp` of an integer value to `float_type` (a scalar float type)."""
-        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))
+        return self.insert(arith.SIToFPOp(value, with_element_type(value.type, float_type)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def addi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.AddiOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.AddiOp(*self._pair(lhs, rhs)))
 
     def subi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.SubiOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.SubiOp(*self._pair(lhs, rhs)))
 
     def andi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.AndIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.AndIOp(*self._pair(lhs, rhs)))
 
     def ori(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.OrIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.OrIOp(*self._pair(lhs, rhs)))
 
     def xori(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.XOrIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.XOrIOp(*self._pair(lhs, rhs)))
 
     def shli(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.ShLIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.ShLIOp(*self._pair(lhs, rhs)))
 
     def shrsi(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.ShRSIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.ShRSIOp(*self._pair(lhs, rhs)))
 
     def shrui(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.ShRUIOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.ShRUIOp(*self._pair(lhs, rhs)))
 
     def compare_int(self, predicate: str, lhs: Operand, rhs: Operand) -> SSAValue:
         """`arith.cmpi` with an MLIR predicate (`slt`, `eq`, `ult`, ...)."""
-        return self.insert(arith.CmpiOp(*self._values(lhs, rhs), predicate))
+        return self.insert(arith.CmpiOp(*self._pair(lhs, rhs), predicate))
 
     def extui(self, value: SSAValue, element: Attribute) -> SSAValue:
         """Zero-extend `value` (an `i1` flag, say) to integer type `element`."""
-        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))
+        return self.insert(arith.ExtUIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def trunci(self, value: SSAValue, element: Attribute) -> SSAValue:
         """The low bits of integer `value` as the narrower integer type `element`."""
-        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))
+        return self.insert(arith.TruncIOp(value, with_element_type(value.type, element)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
     def muli(self, lhs: Operand, rhs: Operand) -> SSAValue:
-        return self.insert(xdsl_arith.MuliOp(*self._values(lhs, rhs)))
+        return self.insert(xdsl_arith.MuliOp(*self._pair(lhs, rhs)))

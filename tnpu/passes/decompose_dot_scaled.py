@@ -63,8 +63,8 @@ class DecomposeDotScaled(RewritePattern):
         formats = (tt.ScaleDotElemType.of(op.a_elem_type), tt.ScaleDotElemType.of(op.b_elem_type))
         bf16_scales = tt.ScaleDotElemType.FP16 not in formats
         operands = _Operands(ArithBuilder(rewriter, op.location), op, bf16_scales)
-        lhs = operands.decoded(op.a, op.a_scale, formats[0], op.lhs_k_pack.value.data, is_rhs=False)
-        rhs = operands.decoded(op.b, op.b_scale, formats[1], op.rhs_k_pack.value.data, is_rhs=True)
+        lhs = operands.decoded(op.a, op.a_scale, formats[0], bool(op.lhs_k_pack.value.data), is_rhs=False)
+        rhs = operands.decoded(op.b, op.b_scale, formats[1], bool(op.rhs_k_pack.value.data), is_rhs=True)
         dot = operands.tt(tt.DotOp, [lhs, rhs, op.c], op.d.type)
         rewriter.replace(op, [], [dot])
 
@@ -77,7 +77,7 @@ class _Operands:
     op: tt.DotScaledOp
     bf16_scales: bool
 
-    def tt(self, op_type: type[Operation], operands: list[SSAValue], result: TensorType, **properties) -> SSAValue:  # noqa: ANN003
+    def tt(self, op_type: type[Operation], operands: list[SSAValue], result: TensorType, **properties) -> SSAValue:
         return self.b.insert(op_type.create(operands=operands, result_types=[result], properties=properties))
 
     def decoded(

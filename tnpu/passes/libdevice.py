@@ -125,7 +125,7 @@ def signed_to_float(b: ArithBuilder, operands: Sequence[SSAValue], result: Attri
 
 
 def unsigned_to_float(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:
-    return b.insert(arith.UIToFPOp(operands[0], with_element_type(operands[0].type, result)))
+    return b.insert(arith.UIToFPOp(operands[0], with_element_type(operands[0].type, result)))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
 
 
 def narrow(b: ArithBuilder, operands: Sequence[SSAValue], result: Attribute) -> SSAValue:

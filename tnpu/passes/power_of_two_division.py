@@ -98,7 +98,7 @@ def _constant_divisor(value: object) -> tuple[float, Attribute, TensorType | Non
         element = attr.type.element_type
         if type(element) not in EXPONENT_RANGE:
             return None
-        return float(attr.get_values()[0]), element, attr.type
+        return float(attr.get_values()[0]), element, attr.type  # pyright: ignore[reportArgumentType]  # xDSL's DenseArrayBase.get_values is unbound for a union element type
     return None
 
 
@@ -115,11 +115,11 @@ class DivideByPowerOfTwo(RewritePattern):
         reciprocal = exact_reciprocal(value, element)
         if reciprocal is None:
             return
-        scalar = FloatAttr(reciprocal, element)  # type: ignore[arg-type]
+        scalar = FloatAttr(reciprocal, element)  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
         attr: Attribute = (
             scalar
             if tensor_type is None
-            else DenseIntOrFPElementsAttr.from_list(tensor_type, [reciprocal])  # type: ignore[arg-type]
+            else DenseIntOrFPElementsAttr.from_list(tensor_type, [reciprocal])  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
         )
         constant = arith.ConstantOp(attr, tensor_type or element)
         constant.location = op.location

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 

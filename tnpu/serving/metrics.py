@@ -60,12 +60,12 @@ def measure(simulation: Simulation, utilization: Any = None) -> ServingMetrics:
     start = min(state.request.arrival_s for state in states)
     span = simulation.end_s - start
     output = sum(state.request.output_tokens for state in states)
-    ttft = [state.first_token_s - state.request.arrival_s for state in states]
+    ttft = [state.first_token_s - state.request.arrival_s for state in states]  # pyright: ignore[reportOptionalOperand]  # a finished run's requests have their times
     tpot = [
-        (state.finish_s - state.first_token_s) / (state.request.output_tokens - 1)
+        (state.finish_s - state.first_token_s) / (state.request.output_tokens - 1)  # pyright: ignore[reportOperatorIssue]  # a finished run's requests have their times
         for state in states if state.request.output_tokens > 1
     ]
-    latency = [state.finish_s - state.request.arrival_s for state in states]
+    latency = [state.finish_s - state.request.arrival_s for state in states]  # pyright: ignore[reportOptionalOperand]  # a finished run's requests have their times
     decodes = [step for step in simulation.steps if step.kind == "decode"]
     decode_time = sum(step.seconds for step in decodes)
     busy = sum(step.seconds for step in simulation.steps)

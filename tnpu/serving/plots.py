@@ -32,8 +32,8 @@ def write_plots(directory: Path, results: Sequence[ServingResult], name: str = "
     figure, axes = plt.subplots(1, 2, figsize=(9, 3.5))
     for result in results:
         states = result.simulation.requests
-        ttft = sorted((s.first_token_s - s.request.arrival_s) * 1e3 for s in states)
-        tpot = sorted((s.finish_s - s.first_token_s) / (s.request.output_tokens - 1) * 1e3
+        ttft = sorted((s.first_token_s - s.request.arrival_s) * 1e3 for s in states)  # pyright: ignore[reportOptionalOperand]  # a finished run's requests have their times
+        tpot = sorted((s.finish_s - s.first_token_s) / (s.request.output_tokens - 1) * 1e3  # pyright: ignore[reportOperatorIssue]  # a finished run's requests have their times
                       for s in states if s.request.output_tokens > 1)  # fmt: skip
         for axis, values in zip(axes, (ttft, tpot)):
             axis.plot(values, [(i + 1) / len(values) for i in range(len(values))], label=result.npu.name)

@@ -117,7 +117,7 @@ def serve(spec: DecoderSpec, npu: NPUConfig, requests: Sequence[Request], *, map
     if table is None:
         table = step_table(spec, npu, mapping or npu.name, buckets, progress)
     simulation = simulate(requests, table, budget.tokens, max_batch, policy)
-    utilization = None
+    utilization = None  # pyright: ignore[reportAssignmentType]  # None until the table has step times (below)
     if isinstance(table, StepTable):
         times = table.times
 

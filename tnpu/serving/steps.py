@@ -42,7 +42,7 @@ from typing import Any
 from tnpu.backend_riscv.toolchain import cache_root
 from tnpu.compiler.kernel import Kernel
 from tnpu.serving.model import DecoderSpec
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig
 
 FORMAT = "tnpu-serving-steps/1"
@@ -77,7 +77,7 @@ class Buckets:
                 raise BucketError(f"{item.name} buckets must be increasing whole numbers >= 1, got {values}")
 
     def shapes(self) -> list[tuple[str, tuple[int, ...]]]:
-        return [("prefill", (tokens,)) for tokens in self.prefill] + [
+        return [("prefill", (tokens,)) for tokens in self.prefill] + [  # pyright: ignore[reportReturnType]  # list is invariant; every shape is (kind, ints)
             ("decode", (batch, context)) for batch in self.batches for context in self.contexts
         ]
 

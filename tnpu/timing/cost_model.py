@@ -131,7 +131,7 @@ def structured_transfer_bytes(
         contiguous = contiguous & (~counts | extends)
     runs = elements // run  # a run only ever grows from 1
     requests_per_run = -(-(run * element_bytes) // request_bytes)
-    return elements * element_bytes, runs * requests_per_run * request_bytes
+    return elements * element_bytes, runs * requests_per_run * request_bytes  # pyright: ignore[reportReturnType]
 
 
 def window_transfer_bytes(
@@ -179,8 +179,8 @@ def window_transfer_bytes(
     window_shape = tuple(extents[d] for d in range(len(strides_)))
     zero = [np.int64(0)] * len(strides_)
     window_payload, window_dram = structured_transfer_bytes(
-        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes
-    )  # type: ignore[arg-type]
+        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes  # pyright: ignore[reportArgumentType]  # numpy scalars broadcast as the arrays it takes
+    )
     payload, dram = np.broadcast_to(payload, shape), np.broadcast_to(dram, shape)
     kept = (residual == 0).all(axis=-1) & (window_payload <= capacity_bytes) & (window_dram < dram.sum(axis=-1))
     rest = shape[-1] - 1
@@ -365,7 +365,7 @@ def element_bits(type_: Attribute) -> int:
         return max(8, element.width.data)
     if isinstance(element, IndexType):
         return 64
-    return element.bitwidth  # type: ignore[attr-defined]
+    return element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
 
 
 _MOVES = (arith.ConstantOp, arith.SelectOp, arith.BitcastOp, arith.ExtFOp, arith.TruncFOp,
@@ -505,7 +505,7 @@ class TileCostModel:
 
         An atomic reads and writes each element: twice the DRAM requests.
         """
-        value_type = op.result.type if isinstance(op, tile.GatherOp) else op.value.type
+        value_type = op.result.type if isinstance(op, tile.GatherOp) else op.value.type  # pyright: ignore[reportAttributeAccessIssue]
         payload, dram = indexed_transfer_bytes(
             op.tile_elements(),
             tile.element_bytes(tile.element_type_of(value_type)),

@@ -162,14 +162,14 @@ def _apply(op: Operation, operands: list[Rep], rank: int) -> Rep:
     terms = [(0,) * rank if isinstance(rep, _Scalar) else rep for rep in operands]
     if op.name in ("arith.addi", "arith.subi"):
         sign = -1 if op.name == "arith.subi" else 1
-        return tuple(_add(a, b, sign) for a, b in zip(terms[0], terms[1]))  # type: ignore[arg-type]
+        return tuple(_add(a, b, sign) for a, b in zip(terms[0], terms[1]))  # pyright: ignore[reportArgumentType]
     if op.name == "arith.muli":
         for this, other in ((0, 1), (1, 0)):
             factor = operands[other]
             if isinstance(factor, _Scalar):
-                return tuple(_scale(term, factor.value) for term in terms[this])  # type: ignore[union-attr]
+                return tuple(_scale(term, factor.value) for term in terms[this])  # pyright: ignore[reportOptionalIterable]
         return None  # a product of two varying terms is not a sum of per-dimension terms
-    varying = [dim for dim in range(rank) if any(t[dim] != 0 for t in terms)]  # type: ignore[index]
+    varying = [dim for dim in range(rank) if any(t[dim] != 0 for t in terms)]  # pyright: ignore[reportOptionalSubscript]
     if len(varying) <= 1:
         # Any function of one dimension's position alone is that dimension's term.
         return tuple(VARIES if dim in varying else 0 for dim in range(rank))
@@ -179,7 +179,7 @@ def _apply(op: Operation, operands: list[Rep], rank: int) -> Rep:
 def _add(a: Term, b: Term, sign: int) -> Term:
     if a == VARIES or b == VARIES:
         return VARIES
-    return a + sign * b  # type: ignore[operator]
+    return a + sign * b  # pyright: ignore[reportOperatorIssue]
 
 
 def _scale(term: Term, factor: int | None) -> Term:
@@ -187,4 +187,4 @@ def _scale(term: Term, factor: int | None) -> Term:
         return 0
     if term == VARIES or factor is None:
         return VARIES
-    return term * factor  # type: ignore[operator]
+    return term * factor

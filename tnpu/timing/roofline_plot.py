@@ -52,8 +52,8 @@ def write_roofline_plot(
         r.flops / r.compulsory_bytes for r in drawn if r.compulsory_bytes
     ]
     ridge = matrix_peak / bandwidth
-    low = min([ridge / 1e3, *intensities]) / 4
-    high = max([ridge * 10, *intensities]) * 4
+    low = min([ridge / 1e3, *intensities]) / 4  # pyright: ignore[reportArgumentType]  # reports without these numbers are filtered out above
+    high = max([ridge * 10, *intensities]) * 4  # pyright: ignore[reportArgumentType]  # reports without these numbers are filtered out above
     columns = 1 if len(reports) <= LEGEND_ROWS else 2  # a long legend in two columns, beside each other
     figure, axes = pyplot.subplots(
         figsize=(10 * columns, 6 * columns + 0.17 * math.ceil(len(reports) / columns)),
@@ -84,10 +84,10 @@ def write_roofline_plot(
         own = r.arithmetic_intensity
         if r.compulsory_bytes:
             compulsory = r.flops / r.compulsory_bytes
-            axes.plot([own, compulsory], [achieved, achieved], color=colour, linewidth=1)
+            axes.plot([own, compulsory], [achieved, achieved], color=colour, linewidth=1)  # pyright: ignore[reportArgumentType]  # reports without these numbers are filtered out above
             axes.scatter([compulsory], [achieved], s=40, facecolors="white", edgecolors=colour,
                          zorder=3)
-        axes.scatter([own], [achieved], s=40, color=colour, zorder=4, label=label)
+        axes.scatter([own], [achieved], s=40, color=colour, zorder=4, label=label)  # pyright: ignore[reportArgumentType]  # reports without these numbers are filtered out above
         axes.annotate(str(number), (own, achieved), textcoords="offset points", xytext=(-4, 6),
                       ha="right", fontsize=9, color=colour, weight="bold")
 

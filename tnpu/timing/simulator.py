@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tnpu.timing.cost_model import ComputeCost, TransferCost, Unit
-from tnpu.timing.launch import BoundLaunch, BranchChoice, LoopRuns, Schedule
+from tnpu.timing.launch_binding import BoundLaunch, BranchChoice, LoopRuns, Schedule
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.tog import BranchNode, LoopNode, Node, TileGraph
 
@@ -518,7 +518,7 @@ class _Run:
         elif node.compute is not None:
             self.start_compute(task, node.compute)
         else:
-            self.enqueue_transfer(task, part if part is not None else node.transfer)  # type: ignore[arg-type]
+            self.enqueue_transfer(task, part if part is not None else node.transfer)  # pyright: ignore[reportArgumentType]
 
     def start_loop(self, task: _Task, node: LoopNode, runs: LoopRuns) -> None:
         if runs.trip_count == 0:
@@ -544,7 +544,7 @@ class _Run:
         if unit.busy or not unit.ready:
             return
         _, _, task = heapq.heappop(unit.ready)
-        self.occupy(unit, task, task.node.compute)  # type: ignore[union-attr, arg-type]
+        self.occupy(unit, task, task.node.compute)  # pyright: ignore[reportArgumentType, reportAttributeAccessIssue]
 
     def occupy(self, unit: _ComputeUnit, task: _Task, cost: ComputeCost) -> None:
         """`task` takes the free `unit` for its busy cycles."""
@@ -561,7 +561,7 @@ class _Run:
     def on_unit_free(self, task: _Task) -> None:
         """A compute task has left its unit: the unit takes the next one."""
         self.release(task)
-        unit = self.compute_units[task.frame.core][task.node.compute.unit]  # type: ignore[union-attr]
+        unit = self.compute_units[task.frame.core][task.node.compute.unit]  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]
         unit.busy = False
         self.dispatch(unit)
 
@@ -697,7 +697,7 @@ class _Run:
                 self.leave_frame(transfer.task)
         self.schedule_dram()
         for transfer in done:
-            self.stream(transfer.engine)  # type: ignore[arg-type]
+            self.stream(transfer.engine)  # pyright: ignore[reportArgumentType]
 
 
 # ---------------------------------------------------------------------------
@@ -746,7 +746,7 @@ class _SteadyState:
         if ahead <= 2 * self.margin + self.history_length:
             self.history.clear()
             return
-        if any(s.previous.schedule is not s.runs.runs[s.runs.position][0] for s in run.programs):  # type: ignore[union-attr]
+        if any(s.previous.schedule is not s.runs.runs[s.runs.position][0] for s in run.programs):  # pyright: ignore[reportOptionalMemberAccess]
             self.history.clear()  # the programs ahead follow another schedule
             self.looked = 0
             return
@@ -806,7 +806,7 @@ class _SteadyState:
         )
         queues = tuple(tuple(self.task_key(t.task) for t in queue) for queue in run.dma_queues)
         service = tuple(
-            (self.task_key(t.task), t.engine.index, round(t.remaining, _DIGITS), relative(t.start))  # type: ignore[union-attr]
+            (self.task_key(t.task), t.engine.index, round(t.remaining, _DIGITS), relative(t.start))  # pyright: ignore[reportOptionalMemberAccess]
             for t in run.in_service
         )
         engines = tuple(
@@ -824,7 +824,7 @@ class _SteadyState:
             for s in run.programs
         )
         loops = tuple(sorted(
-            (self.frame_key(s.owner.frame), s.owner.node.index, s.started, s.first_open,  # type: ignore[union-attr]
+            (self.frame_key(s.owner.frame), s.owner.node.index, s.started, s.first_open,  # pyright: ignore[reportOptionalMemberAccess]
              tuple(sorted(s.completed)))
             for s in run.active_loops
         ))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from tnpu.dialects import tile
 from tnpu.timing.cost_model import TileCostModel
-from tnpu.timing.launch import BoundLaunch, Launch, LaunchBinder
+from tnpu.timing.launch_binding import BoundLaunch, Launch, LaunchBinder
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import SequenceReport, TimingReport, compulsory_traffic, report
 from tnpu.timing.simulator import SimulationOptions, Simulator

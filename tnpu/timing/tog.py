@@ -19,7 +19,7 @@ Built once per compiled kernel and NPU, from the `tile.kernel`:
 
 Compute nodes carry their cost: tile shapes are static.  A structured DMA's
 bytes depend on its bounds and strides, known only at launch:
-`tnpu.timing.launch` evaluates them for every program instance and
+`tnpu.timing.launch_binding` evaluates them for every program instance and
 iteration, then the simulator runs the graph.
 """
 
@@ -146,7 +146,7 @@ class TileGraph:
                 tiles += max(t for t, _ in held)
                 loads += max(n for _, n in held)
             else:
-                loads += node.unit is Unit.DMA and _accesses(node.op)[1] != WRITE  # type: ignore[index]
+                loads += node.unit is Unit.DMA and _accesses(node.op)[1] != WRITE  # pyright: ignore[reportOptionalSubscript]
         return tiles, loads
 
     def loop_bodies(self) -> Iterator[TileGraph]:
@@ -399,10 +399,10 @@ class _GraphBuilder:
         buffer = None
         if unit is Unit.DMA:
             buffer = self.order.buffer_of(op)
-            how = _accesses(op)[1]  # type: ignore[index]
+            how = _accesses(op)[1]  # pyright: ignore[reportOptionalSubscript]
             accesses = {buffer: frozenset({how})} if buffer in self.order.ordered else {}
             deps = _merged(deps, self.ordered_after(index, accesses))
-        node = OpNode(index, op, unit, deps, buffer=buffer, **cost)  # type: ignore[arg-type]
+        node = OpNode(index, op, unit, deps, buffer=buffer, **cost)  # pyright: ignore[reportArgumentType]
         self.graph.nodes.append(node)
         self.define(op, node.index)
         self.graph.tile_bytes += sum(_tile_bytes(r) for r in op.results)

@@ -13,7 +13,7 @@ from typing import Any
 
 from tnpu.diagnostics import describe_location
 from tnpu.timing.cost_model import ComputeCost, TransferCost
-from tnpu.timing.launch import BoundLaunch, BranchChoice, LoopRuns, Schedule
+from tnpu.timing.launch_binding import BoundLaunch, BranchChoice, LoopRuns, Schedule
 from tnpu.timing.simulator import Simulator
 from tnpu.timing.tog import BranchNode, Dependency, LoopNode, Node, TileGraph
 

@@ -162,8 +162,14 @@ def _model_workloads(args: argparse.Namespace) -> list[Workload]:
 def _run_with_progress(store, workloads, points, args):
     """The study's outcome, or None when interrupted (what was timed stays in the store)."""
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
-                               TextColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from tnpu.dse.study import run_study
 

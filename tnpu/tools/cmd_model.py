@@ -1,7 +1,7 @@
 """Run a PyTorch model with torch.compile(backend="tnpu") beside eager, compare, and time it.
 
 MODEL is a suite entry (`tnpu model --list` names them) or FILE.py:FACTORY,
-a function returning (module, example inputs) or a `tnpu.models.workload.Workload`:
+a function returning (module, example inputs) or a `tnpu.models.suite_entry.ModelCall`:
 
   tnpu model resnet18
   tnpu model llama_tiny --config tpuv3 --config tpuv6e --json
@@ -30,8 +30,8 @@ import logging
 from tnpu.models.run import ModelResult, run_entry
 from tnpu.models.suite import SuiteError, entries, entry
 from tnpu.tools.command_line import UserError
-from tnpu.triton_backend.settings import EXECUTIONS
 from tnpu.torch_backend.options import CompileOptions, OptionError
+from tnpu.triton_backend.settings import EXECUTIONS
 
 HELP = "run a PyTorch model through torch.compile(backend='tnpu'), check it against eager, time it"
 
@@ -95,7 +95,7 @@ def report(result: ModelResult) -> str:
         for launch in result.launches:
             time_ = launch.times[first]
             ratio = time_.get("roofline_ratio")
-            rows.append((launch.kernel[:60], launch.kind, "×".join(map(str, launch.grid)),
+            rows.append((launch.kernel[:60], launch.kind, "×".join(map(str, launch.grid)),  # pyright: ignore[reportArgumentType]  # rows typed by the header's string literals
                          f"{time_.get('cycles', 0):,.0f}", f"{time_.get('time_us', 0):,.2f}",
                          "-" if ratio is None else f"{ratio:.1f}"))  # fmt: skip
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]

@@ -23,21 +23,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tnpu.execution.case import (
-    Case,
-    CaseError,
-    bind_arguments,
-    contiguous_strides,
-    load_case,
-)
+from tnpu.execution.case import Case, CaseError, contiguous_strides, load_case
+from tnpu.execution.kernel_file import case_from_kernel_file
 from tnpu.execution.oracle import Oracle
 from tnpu.execution.runner import RunResult, run_case
-from tnpu.frontend import FrontendError, KernelSource, compile_to_ttir, load_jit_function
 from tnpu.tools.command_line import (
+    STANDARD_STREAM,
     UserError,
     literal,
     parse_assignment,
-    STANDARD_STREAM,
     parse_assignments,
     parse_target,
     read_input,
@@ -86,58 +80,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def case_from_options(args: argparse.Namespace) -> Case:
-    """A case for a kernel file described by --grid, --arg, --signature, --constexpr."""
+    """The case of a kernel file described by --grid, --arg, --signature, --constexpr:
+    the options' text parsed here, the case built by `case_from_kernel_file`."""
     file, _, function = args.case.rpartition(":") if ".py:" in args.case else (args.case, "", "")
     path = Path(file)
     if file == STANDARD_STREAM:  # a .ttir kernel on standard input, kept as a file for the rungs
         path = Path(tempfile.mkdtemp(prefix="tnpu-run-")) / "stdin.ttir"
         path.write_bytes(read_input(file)[0])
-    if not path.is_file():
-        raise CaseError(f"{path}: no such file")
     if args.grid is None:
         raise CaseError("--grid is required for a kernel file")
     try:
         grid = [int(n) for n in args.grid.split(",")]
     except ValueError:
         raise CaseError(f"--grid: expected 1 to 3 positive integers, got '{args.grid}'") from None
-    if not 1 <= len(grid) <= 3 or min(grid) <= 0:
-        raise CaseError(f"--grid: expected 1 to 3 positive integers, got '{args.grid}'")
     # One NAME=VALUE per --arg: a tensor's shape has commas of its own.
-    values = dict(parse_assignment(item, "--arg") for item in args.arg)
+    arguments = {name: _argument(name, value) for name, value in (parse_assignment(a, "--arg") for a in args.arg)}
     constexprs = {n: literal(v) for n, v in parse_assignments(args.constexpr, "--constexpr").items()}
-    if path.suffix == ".py":
-        if not function or args.signature is None:
-            raise CaseError("a .py kernel needs FILE.py:FUNCTION and --signature")
-        signature = parse_assignments([args.signature], "signature entry")
-        ttir_path = _compile(path, function, signature, constexprs, parse_target(args.target))
-        kernel_py: Path | None = path
-    else:
-        from tnpu.ttir_import import import_ttir
-        from tnpu.ir_helpers import kernel_function, parameter_names
-
-        function_op = kernel_function(import_ttir(path.read_text(), str(path)))
-        function = function_op.sym_name.data
-        signature = {
-            name: _triton_type(parameter.type)
-            for name, parameter in zip(parameter_names(function_op), function_op.body.blocks.first.args)
-        }
-        ttir_path, kernel_py = path, None
-    launch_args = [_argument(name, values.get(name), type_) for name, type_ in signature.items() if type_ != "constexpr"]
-    if unknown := set(values) - set(signature):
-        raise CaseError(f"--arg: '{sorted(unknown)[0]}' is not a parameter")
-    runtime = [n for n, t in signature.items() if t != "constexpr"]
-    ordered = [launch_args[runtime.index(n)] if n in runtime else constexprs.get(n) for n in signature]
-    bound = bind_arguments(signature, constexprs, ordered, "arguments", tuple(grid))
-    return Case(
-        name=path.stem, ttir_path=ttir_path, kernel_py=kernel_py, kernel_name=function,
-        signature=signature, constexprs=constexprs, grid=(*grid, *(1,) * (3 - len(grid))),  # type: ignore[arg-type]
-        args=bound, launch_args=ordered,
+    signature = None if args.signature is None else parse_assignments([args.signature], "signature entry")
+    return case_from_kernel_file(
+        path, grid, arguments, function=function or None, signature=signature, constexprs=constexprs,
+        target=parse_target(args.target),
     )
 
 
-def _argument(name: str, value: str | None, type_: str) -> object:
-    if value is None:
-        raise CaseError(f"--arg: no value for parameter '{name}' ({type_})")
+def _argument(name: str, value: str) -> object:
+    """An --arg value as a case's meta.json holds it: DTYPE[SHAPE][/STRIDES] or a number."""
     match = _TENSOR.match(value)
     if match:
         dtype, shape_text, stride_text = match.groups()
@@ -148,28 +115,6 @@ def _argument(name: str, value: str | None, type_: str) -> object:
     if not isinstance(number, int | float):
         raise CaseError(f"--arg {name}: expected DTYPE[SHAPE] or a number, got '{value}'")
     return number
-
-
-def _triton_type(type_: object) -> str:
-    from tnpu.dialects import tt
-
-    names = {"f16": "fp16", "f32": "fp32", "f64": "fp64", "bf16": "bf16"}
-    if isinstance(type_, tt.PointerType):
-        return "*" + names.get(str(type_.pointee_type), str(type_.pointee_type))
-    return names.get(str(type_), str(type_))
-
-
-def _compile(
-    path: Path, function: str, signature: dict, constexprs: dict, target: tuple[str, int, int]
-) -> Path:
-    try:
-        source = KernelSource(load_jit_function(path, function), signature, constexprs)
-        ttir = compile_to_ttir(source, target)
-    except FrontendError as error:
-        raise CaseError(str(error)) from None
-    output = Path(tempfile.mkdtemp(prefix="tnpu-run-")) / "kernel.ttir"
-    output.write_text(ttir)
-    return output
 
 
 def print_table(result: RunResult) -> None:

@@ -27,11 +27,11 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from tnpu.compiler.kernel import compile_ttir
 from tnpu.diagnostics import format_parse_error, one_line
 from tnpu.execution.case import CaseError, case_launch, load_case
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig, NPUConfigError, load_npu_config
 from tnpu.timing.report import SequenceReport
 from tnpu.timing.roofline_plot import FORMATS, write_roofline_plot
 from tnpu.timing.simulator import SimulationOptions, Simulator
-from tnpu.timing.launch import Launch
 from tnpu.timing.timer import KernelTimer
 from tnpu.timing.tog_json import tog_to_json
 from tnpu.timing.trace import write_chrome_trace

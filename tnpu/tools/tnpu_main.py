@@ -16,7 +16,16 @@ from collections.abc import Sequence
 
 from tnpu import __version__
 from tnpu.tools import (
-    cmd_dse, cmd_import, cmd_model, cmd_run, cmd_schedule, cmd_serve, cmd_suite, cmd_sweep, cmd_time, cmd_ttir,
+    cmd_dse,
+    cmd_import,
+    cmd_model,
+    cmd_run,
+    cmd_schedule,
+    cmd_serve,
+    cmd_suite,
+    cmd_sweep,
+    cmd_time,
+    cmd_ttir,
 )
 from tnpu.tools.command_line import UserError
 

@@ -62,7 +62,7 @@ def tnpu_backend(
         return compiled if on_host is None else HostValues(compiled, on_host)
 
     with _compiling(chosen):
-        return compile_fx(
+        return compile_fx(  # pyright: ignore[reportReturnType]  # torch's or transformers' annotations
             graph_module, list(example_inputs), inner_compile=inner_compile, config_patches=inductor_config(chosen),
             decompositions=decompositions(),
         )  # fmt: skip
@@ -85,10 +85,10 @@ def _compiling(options: CompileOptions) -> Iterator[None]:
     # options) is never served to another backend's compile, nor to another tnpu's.
     tag = f"tnpu-{source_digest()}-{sorted(options.as_dict().items())}"
     with (
-        torch.compiler.config.patch(cache_key_tag=tag),
+        torch.compiler.config.patch(cache_key_tag=tag),  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
         # AOT autograd's cache would serve Inductor's graph without `inner_compile`, which makes
         # a `timing` graph's values the host's: in that mode only Inductor's own cache serves.
-        torch._functorch.config.patch(enable_autograd_cache=options.execution != "timing"),
+        torch._functorch.config.patch(enable_autograd_cache=options.execution != "timing"),  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
         settings.scoped(config=options.config, execution=options.execution),
         tnpu_driver_active(),
         modeled_benchmarks(),

@@ -39,11 +39,11 @@ def modeled_benchmarks() -> Iterator[None]:
         modeled = profile.modeled_ms(fn)
         return float("inf") if modeled is None else modeled
 
-    benchmarker.benchmark_cpu = benchmark_cpu  # type: ignore[method-assign]
+    benchmarker.benchmark_cpu = benchmark_cpu  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
     try:
         yield
     finally:
         if earlier is None:
             del benchmarker.benchmark_cpu
         else:
-            benchmarker.benchmark_cpu = earlier  # type: ignore[method-assign]
+            benchmarker.benchmark_cpu = earlier

@@ -146,7 +146,7 @@ def attention_by_matmul(
     return weights @ value
 
 
-ATTENTION = (torch._C._nn.scaled_dot_product_attention, torch.nn.functional.scaled_dot_product_attention)
+ATTENTION = (torch._C._nn.scaled_dot_product_attention, torch.nn.functional.scaled_dot_product_attention)  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
 
 
 def rewrite_attention(graph_module: torch.fx.GraphModule) -> int:

@@ -205,7 +205,7 @@ def gemm_blocks(
     multiple of the rows, N blocks of the columns, a multiple of `arrays`
     folds per dot, M blocks at least `rows` long) and fits the scratchpad
     (module docstring); they are ranked by `estimated_cycles`."""
-    rows, cols, arrays = npu.systolic_array_rows, npu.systolic_array_cols, npu.num_systolic_array_per_core
+    rows, cols = npu.systolic_array_rows, npu.systolic_array_cols
     # K beyond two folds' rows only lengthens a step; N up to 8 arrays' columns (A's reuse), M longer.
     candidates = [
         Blocks(block_m, block_n, block_k)
@@ -267,7 +267,7 @@ def _triton_configs(blocks: list[Blocks], **extra: int) -> Generator[Any, None, 
             return
         # num_stages 2: double-buffered operands; num_warps means nothing to tnpu.
         yield Config(
-            {"BLOCK_M": chosen.m, "BLOCK_N": chosen.n, "BLOCK_K": chosen.k, **extra, "hint_override": None},
+            {"BLOCK_M": chosen.m, "BLOCK_N": chosen.n, "BLOCK_K": chosen.k, **extra, "hint_override": None},  # pyright: ignore[reportCallIssue]
             num_stages=2, num_warps=4,
         )  # fmt: skip
 

@@ -49,7 +49,7 @@ def _rebuild(
     mapping: dict[SSAValue, SSAValue] = {}
     yielded = build_body(body, mapping)
     body.add_op(tile.YieldOp(*yielded))
-    fused = tile.MapOp(operands, list(op.results_.types), Region(body))  # type: ignore[arg-type]
+    fused = tile.MapOp(operands, list(op.results_.types), Region(body))
     fused.location = op.location
     fused.attributes |= op.attributes
     for old, new in zip(op.results, fused.results):
@@ -97,7 +97,7 @@ class FuseProducerMap(RewritePattern):
             consumer_mapping: dict[SSAValue, SSAValue] = {}
             for old, value in zip(op.body.block.args, op.inputs):
                 consumer_mapping[old] = (
-                    producer_values[value] if value in produced else block.args[position[value]]
+                    producer_values[value] if value in produced else block.args[position[value]]  # pyright: ignore[reportArgumentType]
                 )
             return _inline_body(op, block, consumer_mapping)
 

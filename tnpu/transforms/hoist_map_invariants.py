@@ -49,7 +49,7 @@ def _is_uniform(value: SSAValue, body: Block) -> bool:
     if isinstance(value, BlockArgument):
         if value.block is not body:
             return True
-        operand = body.parent_op().inputs[value.index]  # type: ignore[union-attr]
+        operand = body.parent_op().inputs[value.index]  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]  # an op inside a region has a parent
         return not isinstance(operand.type, TensorType)
     owner = value.owner
     return owner.parent_block() is not body or isinstance(owner, arith.ConstantOp)

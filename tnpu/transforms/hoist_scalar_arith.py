@@ -44,7 +44,7 @@ def _hoist_in(block: Block) -> None:
         if after is not op.prev_op:
             op.detach()
             if after is None:
-                block.insert_op_before(op, block.first_op)  # type: ignore[arg-type]
+                block.insert_op_before(op, block.first_op)  # pyright: ignore[reportArgumentType]  # the block holds op, so it has a first op
             else:
                 block.insert_op_after(op, after)
         last_moved[anchor] = op

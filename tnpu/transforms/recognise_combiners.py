@@ -30,13 +30,13 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tnpu.dialects import tile
 
@@ -85,7 +85,7 @@ class RecogniseNanPropagatingMaxMin(RewritePattern):
         if combiner is None:
             return
         a, b = block.args
-        combined = combiner(a, b)
+        combined = combiner(a, b)  # pyright: ignore[reportCallIssue]
         rewriter.insert(combined, InsertPoint.at_start(block))
         yield_ = block.last_op
         assert isinstance(yield_, tile.YieldOp)

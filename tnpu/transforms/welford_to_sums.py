@@ -94,7 +94,7 @@ def _equal(left: Pattern, right: Pattern) -> Pattern:
 
     def matches(value: SSAValue) -> bool:
         op = value.owner
-        return compared(value) and arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data] == "oeq"
+        return compared(value) and arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data] == "oeq"  # pyright: ignore[reportAttributeAccessIssue]  # a compare op, matched by isinstance on a tuple of classes
 
     return matches
 
@@ -182,7 +182,7 @@ def _along_last_axis(row_values: SSAValue, shape: Sequence[int]) -> SSAValue:
 
 def _mean(weighted_sum: SSAValue, weight: SSAValue) -> SSAValue:
     """The weighted sum over the weight, or the sum itself where the weight is 0."""
-    zero = arith.ConstantOp(FloatAttr(0.0, weight.type))  # type: ignore[arg-type]
+    zero = arith.ConstantOp(FloatAttr(0.0, weight.type))  # pyright: ignore[reportArgumentType, reportCallIssue]  # xDSL's attribute constructors want the exact element type
     unweighted = tarith.CmpfOp(weight, zero, "oeq")
     return tarith.SelectOp(unweighted, weighted_sum, arith.DivfOp(weighted_sum, weight)).result
 
@@ -202,7 +202,7 @@ class WelfordAsOrderedSums(RewritePattern):
         if not _is_welford_reduction(op):
             return
         means, m2s, weights = op.inputs
-        axis, reduced, shape = op.axis, op.results_[0].type, means.type.get_shape()  # type: ignore[attr-defined]
+        axis, reduced, shape = op.axis, op.results_[0].type, means.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]  # a shaped type, by the op's verifier
         with ImplicitBuilder(rewriter):
             weight = _sum(weights, axis, reduced)
             weighted_sum = _sum(_elementwise([weights, means], lambda w, m: arith.MulfOp(w, m).result), axis, reduced)

@@ -39,13 +39,13 @@ from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects import math
 from xdsl.dialects.builtin import (
     BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     Float8E4M3FNType,
     Float8E4M3FNUZType,
     Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     ModuleOp,
     TensorType,
 )
@@ -157,12 +157,12 @@ def converted_tile(
     """A `tile.map` of one `arith.extf`/`truncf`: `value`'s tile in float type `element`."""
     assert isinstance(value.type, TensorType)
     body = Block(arg_types=[value.type.element_type])
-    widening = element.bitwidth > body.args[0].type.bitwidth  # type: ignore[attr-defined]
+    widening = element.bitwidth > body.args[0].type.bitwidth  # pyright: ignore[reportAttributeAccessIssue]  # an element type known to be an integer or a float
     convert_type = xdsl_arith.ExtFOp if widening else xdsl_arith.TruncFOp
     convert = convert_type(body.args[0], element)
     convert.location = op.location
     body.add_ops([convert, tile.YieldOp(convert.result)])
-    converted = tile.MapOp([value], [with_element_type(value.type, element)], Region(body))  # type: ignore[list-item]
+    converted = tile.MapOp([value], [with_element_type(value.type, element)], Region(body))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
     converted.location = op.location
     rewriter.insert(converted)
     return converted.results[0]

@@ -45,7 +45,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tnpu.backend_riscv.codegen import signature_only
-from tnpu.backend_riscv.launch import LaunchError
+from tnpu.backend_riscv.qemu_launch import LaunchError
 from tnpu.compiler.kernel import compile_ttir
 from tnpu.diagnostics import InternalError, format_parse_error, one_line
 from tnpu.timing.npu_config import load_npu_config

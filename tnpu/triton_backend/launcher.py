@@ -56,12 +56,12 @@ import numpy as np
 from triton.backends.driver import decompose_descriptor, expand_signature
 from xdsl.utils.exceptions import DiagnosticException
 
-from tnpu.backend_riscv.launch import BufferBinding, LaunchError, ScalarSpec, launch_in_regions, scalar_spec
+from tnpu.backend_riscv.qemu_launch import BufferBinding, LaunchError, ScalarSpec, launch_in_regions, scalar_spec
 from tnpu.diagnostics import one_line
 from tnpu.interpreters.tile import Buffer
 from tnpu.interpreters.tile import launch as interpret
 from tnpu.interpreters.values import numpy_dtype
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.triton_backend import profile
 from tnpu.triton_backend.loaded import LoadedKernel
 from tnpu.triton_backend.settings import settings
@@ -214,7 +214,7 @@ def _interpret(
     for spec, type_ in zip(specs, tile_kernel.function_type.inputs.data):
         if isinstance(spec, BufferBinding):
             region = copies[spec.region][spec.offset :]
-            values.append(Buffer(region).viewed_as(numpy_dtype(type_.element_type)))  # type: ignore[attr-defined]
+            values.append(Buffer(region).viewed_as(numpy_dtype(type_.element_type)))  # pyright: ignore[reportAttributeAccessIssue]
         else:
             values.append(spec.value)
     interpret(tile_kernel, grid, values)

@@ -16,9 +16,9 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from tnpu.backend_riscv.launch import cache_dir
+from tnpu.backend_riscv.qemu_launch import cache_dir
 from tnpu.compiler.kernel import Kernel
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 from tnpu.timing.simulator import SimulationOptions

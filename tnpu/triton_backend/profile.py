@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tnpu.compiler.kernel import Kernel
-from tnpu.timing.launch import Launch
+from tnpu.timing.launch_binding import Launch
 from tnpu.timing.npu_config import NPUConfig
 from tnpu.timing.report import TimingReport
 from tnpu.timing.trace import chrome_trace
@@ -113,11 +113,11 @@ class Profile:
 
     @property
     def total_cycles(self) -> float:
-        return sum(record.report.cycles for record in self.timed)  # type: ignore[union-attr]
+        return sum(record.report.cycles for record in self.timed)  # pyright: ignore[reportOptionalMemberAccess]  # a timed record has a report
 
     @property
     def total_time_us(self) -> float:
-        return sum(record.report.time_us for record in self.timed)  # type: ignore[union-attr]
+        return sum(record.report.time_us for record in self.timed)  # pyright: ignore[reportOptionalMemberAccess]  # a timed record has a report
 
     def table(self) -> str:
         """One line per launch, then the total: kernel, grid, cycles, µs, × roofline,
@@ -127,16 +127,16 @@ class Profile:
         for record in self.launches:
             grid = "×".join(map(str, record.grid))
             if record.report is None:
-                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-", "-",
+                rows.append((record.kernel, grid, record.execution, "-", "-", "-", "-", "-",  # pyright: ignore[reportArgumentType]  # rows typed by the header's string literals
                              f"untimed: {record.untimed}"))  # fmt: skip
                 continue
             report = record.report
-            rows.append((
+            rows.append((  # pyright: ignore[reportArgumentType]  # rows typed by the header's string literals
                 record.kernel, grid, record.execution, f"{report.cycles:,.0f}", f"{report.time_us:,.2f}",
                 *("-" if ratio is None else f"{ratio:.2f}" for ratio in (report.roofline_ratio, report.compulsory_ratio)),
                 f"{report.bytes_read:,}/{report.bytes_written:,}", f"{report.flops:,}",
             ))  # fmt: skip
-        rows.append(("total", f"{len(self.launches)} launches", "", f"{self.total_cycles:,.0f}",
+        rows.append(("total", f"{len(self.launches)} launches", "", f"{self.total_cycles:,.0f}",  # pyright: ignore[reportArgumentType]  # rows typed by the header's string literals
                      f"{self.total_time_us:,.2f}", "", "", "", ""))  # fmt: skip
         widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
@@ -146,7 +146,7 @@ class Profile:
     def export_chrome_trace(self, path: str | Path) -> None:
         """The timed launches, back to back on the modeled timeline, as a Perfetto/Chrome trace."""
         reports = [record.report for record in self.timed]
-        Path(path).write_text(json.dumps(chrome_trace(reports, self.npu)))  # type: ignore[arg-type]
+        Path(path).write_text(json.dumps(chrome_trace(reports, self.npu)))  # pyright: ignore[reportArgumentType]
 
 
 _ACTIVE: list[Profile] = []
@@ -245,7 +245,7 @@ def modeled_ms(call: Callable[[], Any]) -> float | None:
         return None
     if any(launch.report is None for launch in launches):
         return float("inf")
-    return sum(launch.report.time_us for launch in launches) / 1e3  # type: ignore[union-attr]
+    return sum(launch.report.time_us for launch in launches) / 1e3  # pyright: ignore[reportOptionalMemberAccess]  # a timed record has a report
 
 
 def record_fallbacks(fallbacks: list[FallbackRecord]) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import TypeVar
 
 from xdsl.backend.assembly_printer import AssemblyPrinter, OneLineAssemblyPrintable
 from xdsl.dialects.builtin import I32, IntegerAttr, i32
@@ -174,7 +175,7 @@ class _BinaryBase(RvvInstruction, ABC):
         return not self.name.endswith((".wi", ".wx"))
 
     def _maskable(self) -> tuple[SSAValue | None, SSAValue | None]:
-        return self.mask, self.passthru  # type: ignore[attr-defined]
+        return self.mask, self.passthru  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
     def tied(self) -> Sequence[tuple[int, int]]:
         mask, passthru = self._maskable()
@@ -206,7 +207,7 @@ class _VectorScalarBase(_BinaryBase, ABC):
         super().__init__(operands=[lhs, rhs, mask, passthru], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+        return self.rd, self.lhs, self.rhs, *_masked_suffix(self.mask)  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
 
 class VectorVectorOp(_VectorScalarBase, ABC):
@@ -468,8 +469,8 @@ class CompareOp(RvvInstruction, ABC):
             super().__init__(operands=[lhs, rhs], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        rhs = self.rhs if hasattr(self, "rhs") else self.immediate.value.data  # type: ignore[attr-defined]
-        return self.rd, self.lhs, rhs
+        rhs = self.rhs if hasattr(self, "rhs") else self.immediate.value.data  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
+        return self.rd, self.lhs, rhs  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
 
 class CompareVectorOp(CompareOp, ABC):
@@ -579,11 +580,11 @@ class MergeOp(RvvInstruction, ABC):
         return True
 
     def verify_(self) -> None:
-        _verify_mask_in_v0(self, self.mask)  # type: ignore[attr-defined]
+        _verify_mask_in_v0(self, self.mask)  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        on_true = self.on_true if hasattr(self, "on_true") else self.immediate.value.data  # type: ignore[attr-defined]
-        return self.rd, self.on_false, on_true, "v0"  # type: ignore[attr-defined]
+        on_true = self.on_true if hasattr(self, "on_true") else self.immediate.value.data  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
+        return self.rd, self.on_false, on_true, "v0"  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
 
 class _MergeRegisterOp(MergeOp, ABC):
@@ -634,7 +635,7 @@ class VmergeVimOp(MergeOp):
 
 class _MemoryOp(RvvInstruction, ABC):
     def _address(self) -> str:
-        return f"({register_name(self.base)})"  # type: ignore[attr-defined]
+        return f"({register_name(self.base)})"  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
     def verify_(self) -> None:
         mask = getattr(self, "mask", None)
@@ -689,7 +690,7 @@ class _SecondAddressLoadOp(_MemoryOp, ABC):
         super().__init__(operands=[base, index, mask, passthru], result_types=[result_type])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.rd, self._address(), self.index, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+        return self.rd, self._address(), self.index, *_masked_suffix(self.mask)  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
 
 class StridedLoadOp(_SecondAddressLoadOp, ABC):
@@ -740,7 +741,7 @@ class _SecondAddressStoreOp(_MemoryOp, ABC):
         super().__init__(operands=[value, base, index, mask])
 
     def assembly_line_args(self) -> Sequence[SSAValue | str | int]:
-        return self.value, self._address(), self.index, *_masked_suffix(self.mask)  # type: ignore[attr-defined]
+        return self.value, self._address(), self.index, *_masked_suffix(self.mask)  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
 
 
 class StridedStoreOp(_SecondAddressStoreOp, ABC):
@@ -761,9 +762,12 @@ class Vsoxei64VOp(_SecondAddressStoreOp):
     index = operand_def(VectorRegisterType)
 
 
-def _memory(kind: type[_MemoryOp], stem: str, eew: int) -> type[_MemoryOp]:
+_MemoryOpT = TypeVar("_MemoryOpT", bound=_MemoryOp)
+
+
+def _memory(kind: type[_MemoryOpT], stem: str, eew: int) -> type[_MemoryOpT]:
     name = f"{stem}{eew}.v"
-    return irdl_op_definition(type(name, (kind,), {"name": f"rvv.{name}"}))
+    return irdl_op_definition(type(name, (kind,), {"name": f"rvv.{name}"}))  # pyright: ignore[reportReturnType]  # an op class made with type()
 
 
 _EEWS = (8, 16, 32, 64)
@@ -785,4 +789,4 @@ def _ops_of(namespace: dict[str, object]) -> list[type[IRDLOperation]]:
     return found
 
 
-RVV = Dialect("rvv", _ops_of(dict(globals())), [VectorRegisterType, MaskRegisterType])
+RVV = Dialect("rvv", _ops_of(dict(globals())), [VectorRegisterType, MaskRegisterType])  # pyright: ignore[reportArgumentType]  # list is invariant; these are all ops

@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.backend.assembly_printer import AssemblyPrinter
+from xdsl.dialects.builtin import I32, IntegerAttr, StringAttr, i32
+from xdsl.dialects.riscv import FloatRegisterType, IntRegisterType
 from xdsl.dialects.riscv.abstract_ops import (
     RdRsFloatOperation,
     RdRsImmIntegerOperation,
     RdRsIntegerOperation,
     RsRsImmIntegerOperation,
 )
-from xdsl.dialects.builtin import I32, IntegerAttr, StringAttr, i32
-from xdsl.dialects.riscv import FloatRegisterType, IntRegisterType
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -133,7 +133,7 @@ class ScalarLoadOp(RdRsImmIntegerOperation):
     def assembly_line(self) -> str | None:
         return AssemblyPrinter.assembly_line(
             self.assembly_instruction_name(),
-            f"{register_name(self.rd)}, {self.immediate.value.data}({register_name(self.rs1)})",  # type: ignore[union-attr]
+            f"{register_name(self.rd)}, {self.immediate.value.data}({register_name(self.rs1)})",  # pyright: ignore[reportAttributeAccessIssue]  # a field every subclass defines
         )
 
 
@@ -148,7 +148,7 @@ class ScalarStoreOp(RsRsImmIntegerOperation):
 
 
 def _scalar_memory(mnemonic: str, kind: type) -> type:
-    return irdl_op_definition(type(mnemonic, (kind,), {"name": f"rvx.{mnemonic}"}))
+    return irdl_op_definition(type(mnemonic, (kind,), {"name": f"rvx.{mnemonic}"}))  # pyright: ignore[reportArgumentType]  # an op class made with type()
 
 
 LbOp, LbuOp, LhOp, LhuOp, LwuOp = (_scalar_memory(m, ScalarLoadOp) for m in ("lb", "lbu", "lh", "lhu", "lwu"))

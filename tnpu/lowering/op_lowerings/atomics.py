@@ -43,7 +43,7 @@ def lower_atomic(
     def at(pointer: Pointer | PointerChoice, condition: Condition) -> SSAValue:
         if isinstance(pointer, PointerChoice):
             taken, other = on_each_side(lowering, pointer, condition, at)
-            return select(lowering, pointer.condition.value, taken, other)  # type: ignore[arg-type]
+            return select(lowering, pointer.condition.value, taken, other)  # pyright: ignore[reportArgumentType]
         if isinstance(pointer, ScalarPointer):
             indices = lowering.index_to_i64(pointer.offset)
         else:

@@ -60,12 +60,12 @@ def lower_constant(lowering: KernelLowering, op: arith.ConstantOp) -> None:
     splat = value.get_values()[0]
     scalar_attr: Attribute
     if isinstance(element, AnyFloat):
-        scalar_attr = FloatAttr(float(splat), element)
+        scalar_attr = FloatAttr(float(splat), element)  # pyright: ignore[reportArgumentType]  # xDSL's attribute constructors want the exact element type
     else:
         assert isinstance(element, IntegerType | IndexType)
-        scalar_attr = IntegerAttr(int(splat), element)
+        scalar_attr = IntegerAttr(int(splat), element)  # pyright: ignore[reportArgumentType]  # xDSL's attribute constructors want the exact element type
     scalar = lowering.insert(arith.ConstantOp(scalar_attr)).results[0]
-    lowering.values[op.result] = lowering.splat_forms(scalar, result_type, constant=splat)
+    lowering.values[op.result] = lowering.splat_forms(scalar, result_type, constant=splat)  # pyright: ignore[reportArgumentType]
 
 
 @LOWERINGS.lowers(*ARITH_AND_MATH)
@@ -173,8 +173,8 @@ def lower_clampf(lowering: KernelLowering, op: tt.ClampFOp) -> None:
         return
     x, low, high = (lowering.operand_of_map(o) for o in op.operands)
     shape = tt.shape_of(op.result.type)
-    above = lowering.map_of([x, low], shape, lambda args: maximum(*args)).results[0]
-    clamped = lowering.map_of([above, high], shape, lambda args: minimum(*args)).results[0]
+    above = lowering.map_of([x, low], shape, lambda args: maximum(*args)).results[0]  # pyright: ignore[reportArgumentType]
+    clamped = lowering.map_of([above, high], shape, lambda args: minimum(*args)).results[0]  # pyright: ignore[reportArgumentType]
     lowering.values[op.result] = Lowered(value=clamped)
 
 

@@ -57,7 +57,7 @@ class Condition:
     def tiles(self, lowering: KernelLowering) -> list[SSAValue]:
         """The conditions as i1 tiles (or scalars)."""
         mask = [lowering.tile_of(self.mask)] if self.mask is not None else []
-        return mask + [c.value for c in self.also]  # type: ignore[misc]
+        return mask + [c.value for c in self.also]  # pyright: ignore[reportReturnType]
 
     def parts(self, lowering: KernelLowering, shape: Sequence[int]) -> tuple[list[Box], list[SSAValue]]:
         """The conditions as boxes over a tile of `shape` where they are, else as tiles."""
@@ -101,7 +101,7 @@ def load(
         taken, other = on_each_side(
             lowering, pointer, condition, lambda side, where: load(lowering, side, where, result_type, pad)
         )
-        return select(lowering, pointer.condition.value, taken, other)  # type: ignore[arg-type]
+        return select(lowering, pointer.condition.value, taken, other)  # pyright: ignore[reportArgumentType]
     if isinstance(pointer, ScalarPointer):
         offset = lowering.index_to_i64(pointer.offset)
         return indexed_transfer(lowering, pointer.buffer, offset, condition, result_type, pad=pad)

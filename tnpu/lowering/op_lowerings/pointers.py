@@ -133,7 +133,7 @@ def lower_select(lowering: KernelLowering, op: tarith.SelectOp) -> None:
         return
     addresses = [address_of(lowering, v) for v in (op.lhs, op.rhs)]
     if addresses[0] is not None and addresses[1] is not None:
-        chosen = select(lowering, lowering.tile_of(op.cond), *addresses)
+        chosen = select(lowering, lowering.tile_of(op.cond), *addresses)  # pyright: ignore[reportArgumentType]
         lowering.values[op.result] = Lowered(value=chosen)
         return
     condition = lowering.values[op.cond]

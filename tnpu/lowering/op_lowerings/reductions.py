@@ -91,7 +91,7 @@ def lower_histogram(lowering: KernelLowering, op: tt.HistogramOp) -> None:
     grid = [bins, n]
     row = spread_row(lowering, values, grid)
     matches = lowering.map_of(
-        [row, lowering.coordinate(grid, 0, element)], grid, lambda args: tarith.CmpiOp(*args, "eq")
+        [row, lowering.coordinate(grid, 0, element)], grid, lambda args: tarith.CmpiOp(*args, "eq")  # pyright: ignore[reportCallIssue]
     ).results[0]
     if op.mask is not None:
         mask = spread_row(lowering, lowering.tile_of(op.mask), grid)
@@ -111,7 +111,7 @@ def sum_along(lowering: KernelLowering, values: SSAValue, axis: int, result_type
     """The integer sum of `values` along `axis`, as a `tile.reduce`."""
     element = result_type.element_type
     combiner = Block(arg_types=[element, element])
-    total = arith.AddiOp(*combiner.args)
+    total = arith.AddiOp(*combiner.args)  # pyright: ignore[reportArgumentType]
     total.location = lowering.location
     combiner.add_ops([total, tile.YieldOp(total)])
     reduce = tile.ReduceOp.create(

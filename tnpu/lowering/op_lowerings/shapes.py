@@ -232,7 +232,7 @@ def stacked(lowering: KernelLowering, lhs: SSAValue, rhs: SSAValue, axis: int) -
     ]
     position = lowering.coordinate(both, axis, i32)
     zero = lowering.insert(arith.ConstantOp(IntegerAttr(0, i32))).results[0]
-    first = lowering.map_of([position, zero], both, lambda args: tarith.CmpiOp(*args, "eq"))
+    first = lowering.map_of([position, zero], both, lambda args: tarith.CmpiOp(*args, "eq"))  # pyright: ignore[reportCallIssue]
     choice = lowering.map_of(
         [first.results[0], *spread], both, lambda args: tarith.SelectOp(*args)
     )

@@ -63,7 +63,7 @@ from tnpu.transforms.expand_math.hyperbolic import (
     ExpandSinh,
     ExpandTanh,
 )
-from tnpu.transforms.expand_math.logarithm import ExpandLog, ExpandLog10, ExpandLog1p, ExpandLog2
+from tnpu.transforms.expand_math.logarithm import ExpandLog, ExpandLog1p, ExpandLog2, ExpandLog10
 from tnpu.transforms.expand_math.power import ExpandFpowi, ExpandPowf
 from tnpu.transforms.expand_math.roots import ExpandCbrt, ExpandRsqrt, ExpandSqrt
 from tnpu.transforms.expand_math.rounding import (
@@ -84,7 +84,6 @@ from tnpu.transforms.expand_math.trigonometric import (
     ExpandSin,
     ExpandTan,
 )
-
 
 EXPANSIONS: tuple[type[MathExpansion], ...] = (
     ExpandExp,

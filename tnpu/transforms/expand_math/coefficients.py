@@ -8,7 +8,6 @@ expansion alone stay on its class.
 
 from __future__ import annotations
 
-
 LN2 = {
     32: (float.fromhex("0x1.62e4p-1"), float.fromhex("0x1.7f7d1cp-20")),
     64: (float.fromhex("0x1.62e42fee00000p-1"), float.fromhex("0x1.a39ef35793c76p-33")),

@@ -10,7 +10,6 @@ from xdsl.ir import SSAValue
 
 from tnpu.dialects.shapes import element_type_of
 
-
 T = TypeVar("T")
 
 INF = float("inf")

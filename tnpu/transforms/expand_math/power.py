@@ -155,7 +155,7 @@ class ExpandFpowi(MathExpansion):
     def expand(self, b: ArithBuilder, *operands: SSAValue) -> SSAValue:
         x, n = operands
         fmt = format_of(x)
-        wide = b.insert(ExtSIOp(n, with_element_type(n.type, IntegerType(64))))
+        wide = b.insert(ExtSIOp(n, with_element_type(n.type, IntegerType(64))))  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
         n_hi = b.to_float(wide, fmt.type)
         n_lo = b.to_float(b.subi(wide, b.to_int(n_hi, IntegerType(64))), fmt.type)
         magnitude = absolute(b, x)

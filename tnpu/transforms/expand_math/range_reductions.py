@@ -232,7 +232,7 @@ def reduce_f64_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     sums: list[SSAValue | None] = [None] * 8
 
     def add(column: int, part: SSAValue) -> None:
-        sums[column] = part if sums[column] is None else b.addi(sums[column], part)
+        sums[column] = part if sums[column] is None else b.addi(sums[column], part)  # pyright: ignore[reportArgumentType]
 
     upper = word(0)
     for k in range(6):
@@ -258,7 +258,7 @@ def reduce_f64_by_half_pi(b: ArithBuilder, x: SSAValue) -> Reduced:
     # fraction + fixed_lo 2^-64, in units of 2^-62, as hi + lo.
     head = b.to_float(fraction, F64.type)
     rest = b.to_float(b.subi(fraction, b.to_int(head)), F64.type)
-    below = b.mul(b.insert(UIToFPOp(fixed_lo, with_element_type(x.type, F64.type))), 2.0**-64)
+    below = b.mul(b.insert(UIToFPOp(fixed_lo, with_element_type(x.type, F64.type))), 2.0**-64)  # pyright: ignore[reportArgumentType]  # with_element_type returns an Attribute; the op takes the exact type
     head, rest = fast_two_sum(b, head, b.add(rest, below))
     magnitude = b.bitcast(magnitude_bits, F64.type)
     return reduced(b, x, magnitude, QUARTER_PI_HI[64], quadrant, head, rest)

@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from tnpu.backend_riscv.codegen import CompiledKernel
-from tnpu.backend_riscv.tile_to_rvv import GRID_ARGUMENTS
 from tnpu.backend_riscv.insn_count import counting_plugin, parse_count
+from tnpu.backend_riscv.tile_to_rvv import GRID_ARGUMENTS
 from tnpu.backend_riscv.toolchain import LaunchError, cache_dir, require_tool
 
 CROSS_GCC = "riscv64-linux-gnu-gcc"
@@ -111,7 +111,7 @@ class KernelSpec:
                 if not isinstance(given, int | float | bool) or given is None:
                     raise LaunchError(f"{label}: missing field 'value' (a {c_type} scalar)")
                 described.append(ScalarSpec(_SCALAR_CODES[c_type], given))
-        return KernelSpec(tuple(grid) + (1,) * (3 - len(grid)), tuple(described))  # type: ignore[arg-type]
+        return KernelSpec(tuple(grid) + (1,) * (3 - len(grid)), tuple(described))  # pyright: ignore[reportArgumentType]
 
 
 def _buffer_spec(label: str, c_type: str, given: object) -> BufferSpec:
@@ -120,10 +120,10 @@ def _buffer_spec(label: str, c_type: str, given: object) -> BufferSpec:
     for field in ("shape", "stride"):
         if field not in given:
             raise LaunchError(f"{label}: missing field '{field}'")
-    shape, strides = tuple(given["shape"]), tuple(given["stride"])  # type: ignore[arg-type]
+    shape, strides = tuple(given["shape"]), tuple(given["stride"])
     if len(shape) != len(strides):
         raise LaunchError(f"{label}: shape {list(shape)} and stride {list(strides)} differ in rank")
-    return BufferSpec(_BUFFER_DTYPES[c_type], shape, strides)  # type: ignore[arg-type]
+    return BufferSpec(_BUFFER_DTYPES[c_type], shape, strides)
 
 
 # -- building ---------------------------------------------------------------
@@ -180,7 +180,7 @@ def build_elf(kernel: CompiledKernel) -> Path:
             capture_output=True, text=True,
         )  # fmt: skip
         if result.returncode != 0:
-            first = next((l for l in result.stderr.splitlines() if "rror" in l), result.stderr)
+            first = next((line for line in result.stderr.splitlines() if "rror" in line), result.stderr)
             raise LaunchError(f"assembling {kernel.name} failed: {first.strip()}")
         partial.replace(elf)
     return elf

@@ -8,7 +8,7 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Workload:
+class ModelCall:
     """A program and the inputs it is called with: `program(*inputs)`."""
 
     program: Callable[..., Any]
@@ -21,7 +21,7 @@ class Workload:
 @dataclass(frozen=True)
 class SuiteEntry:
     name: str
-    build: Callable[[], Workload]
+    build: Callable[[], ModelCall]
     """Builds the program with its random weights and inputs (the caller seeds torch)."""
     ops: tuple[str, ...]
     """The aten operations it is named for (`aten.mm`, `aten.convolution`, ...)."""
@@ -34,13 +34,13 @@ class SuiteEntry:
 
 def collector(
     entries: list[SuiteEntry],
-) -> Callable[..., Callable[[Callable[[], Workload]], Callable[[], Workload]]]:
+) -> Callable[..., Callable[[Callable[[], ModelCall]], Callable[[], ModelCall]]]:
     """A decorator adding builders to `entries`: `@entry("name", ops=(...), kind="op")`."""
 
     def entry(
         name: str, ops: tuple[str, ...], kind: str, train: bool = False
-    ) -> Callable[[Callable[[], Workload]], Callable[[], Workload]]:
-        def add(build: Callable[[], Workload]) -> Callable[[], Workload]:
+    ) -> Callable[[Callable[[], ModelCall]], Callable[[], ModelCall]]:
+        def add(build: Callable[[], ModelCall]) -> Callable[[], ModelCall]:
             entries.append(SuiteEntry(name, build, ops, kind, train, (build.__doc__ or "").strip()))
             return build
 

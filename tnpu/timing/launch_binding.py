@@ -56,6 +56,7 @@ from tnpu.interpreters.values import as_value
 from tnpu.timing.cost_model import TileCostModel, TransferCost
 from tnpu.timing.tog import BranchNode, LoopNode, OpNode, TileGraph, TileOperationGraph
 
+
 class _Unknown:
     """The value of a scalar computed from tile data: unknown before the kernel runs."""
 
@@ -162,7 +163,7 @@ class BoundLaunch:
                             node.buffer: np.array([cost.read_bytes, cost.written_bytes])
                         }
                     for buffer, bytes_ in moved.items():
-                        total[buffer] = total.get(buffer, 0) + bytes_
+                        total[buffer] = total.get(buffer, 0) + bytes_  # pyright: ignore[reportArgumentType, reportCallIssue]
                 per_run[id(schedule)] = total
             return per_run[id(schedule)]
 
@@ -368,7 +369,7 @@ class LaunchBinder:
         ):
             return _Unknowable(tuple(op.results))
         if isinstance(op, scf.ConditionOp):
-            after = op.parent_op().after_region.block  # type: ignore[union-attr]
+            after = op.parent_op().after_region.block  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]  # an op inside a region has a parent
             return _Forward(tuple(after.args), tuple(op.args))
         if op.has_trait(IsTerminator):
             return None
@@ -415,7 +416,7 @@ class LaunchBinder:
             return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides), offset)
         if not launch_bound:
             costs = self.cost_model.structured_transfer_costs(
-                shape, element_bytes, lower, upper, strides  # type: ignore[arg-type]
+                shape, element_bytes, lower, upper, strides  # pyright: ignore[reportArgumentType]
             )
             return _FixedTransfer(node, costs)
         self.read.update(launch_bound)
@@ -695,9 +696,9 @@ class _Binding:
         iteration = np.arange(longest, dtype=np.asarray(lower).dtype)
         index = _expand(lower, len(shape))[..., None] + _expand(step, len(shape))[..., None] * iteration
         block = op.body.block
-        scope: Environment = ChainMap(
+        scope: Environment = ChainMap(  # pyright: ignore[reportAssignmentType]
             {block.args[0]: as_value(index, op.lb.type)} | dict.fromkeys(block.args[1:], UNKNOWN),
-            _ExpandingView(env, len(shape) + 1),
+            _ExpandingView(env, len(shape) + 1),  # pyright: ignore[reportArgumentType]
         )
         # A window is shared over the iterations: only where every point runs them all.
         self.even_loops.append(bool((trips == longest).all()))
@@ -736,7 +737,7 @@ class _Binding:
                 scope.update(zip(op.before_region.block.args, carried, strict=True))
             indices = self.bind_graph(node.body, scope, shape)
             if isinstance(op, scf.WhileOp):
-                condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # type: ignore[union-attr]
+                condition = self.value(scope, op.before_region.block.last_op.condition, ndim)  # pyright: ignore[reportAttributeAccessIssue, reportOptionalMemberAccess]  # a block ends with its terminator
                 if condition is UNKNOWN:
                     self.assume(op, "its condition depends on tile data: timed as one iteration")
                     condition = iteration == 0

@@ -10,7 +10,7 @@ from timing_kernels import matmul, npu, parse_kernel, vector_add, vector_add_lau
 
 from tnpu.diagnostics import CompileError
 from tnpu.timing.cost_model import TileCostModel, TransferCost
-from tnpu.timing.launch import (
+from tnpu.timing.launch_binding import (
     BoundLaunch,
     BranchChoice,
     Launch,
