@@ -34,6 +34,13 @@ def test_a_softmax_along_a_leading_dimension_matches_eager_with_its_reductions_h
     assert any("_per_" in kernel for kernel in kernels) and not any("_red_" in kernel for kernel in kernels), kernels
 
 
+@pytest.mark.parametrize("dim", [0, -1])
+def test_a_softmax_of_a_0_d_tensor_matches_eager(dim):
+    x = torch.tensor(1.5)
+    out, _ = compiled_run(lambda a: (torch.softmax(a, dim=dim), torch.log_softmax(a, dim=dim)), x)
+    torch.testing.assert_close(out, (torch.softmax(x, dim=dim), torch.log_softmax(x, dim=dim)))
+
+
 def test_pytorchsims_attention_with_its_softmax_along_dim_minus_2_matches_eager():
     """`Vᵀ · softmax(K Qᵀ / √d, dim=-2)`: the softmax's output fuses into the second matmul's
     template as its prologue; values under qemu as eager's, in 3 kernels."""

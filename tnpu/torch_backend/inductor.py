@@ -207,10 +207,15 @@ def _convolution(
     return result + bias.view(bias.size(0), *[1] * (result.dim() - 2))
 
 
+def _along_last(self: torch.Tensor, dim: int) -> bool:
+    """Whether `dim` is the last dimension of `self` (a 0-d tensor's only one included)."""
+    return self.dim() <= 1 or dim % self.dim() == self.dim() - 1
+
+
 def _softmax(self: torch.Tensor, dim: int, half_to_float: bool) -> torch.Tensor | Any:
     """Along a dimension other than the last: `exp(x - max - log(sum(exp(x - max))))` along the
     last dimension of the tensor with `dim` moved last (views), moved back (module docstring)."""
-    if dim % self.dim() == self.dim() - 1:
+    if _along_last(self, dim):
         return NotImplemented
     computation = get_computation_dtype(self.dtype)
     moved = self.movedim(dim, -1).to(computation)
@@ -222,7 +227,7 @@ def _softmax(self: torch.Tensor, dim: int, half_to_float: bool) -> torch.Tensor 
 def _log_softmax(self: torch.Tensor, dim: int, half_to_float: bool) -> torch.Tensor | Any:
     """Along a dimension other than the last: along the last of the tensor with `dim` moved
     last (views), moved back."""
-    if dim % self.dim() == self.dim() - 1:
+    if _along_last(self, dim):
         return NotImplemented
     return aten._log_softmax.default(self.movedim(dim, -1), -1, half_to_float).movedim(-1, dim)
 
