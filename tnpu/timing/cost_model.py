@@ -167,19 +167,17 @@ def window_transfer_bytes(
     strides_ = [int(s.flat[0]) for s in steps]
     offset = np.broadcast_to(offset, shape)
     residual = offset - offset[..., :1]
-    lows, highs = [], []
+    window_shape: list[np.ndarray] = [np.zeros((), np.int64)] * len(strides_)
+    # The offsets' differences as whole steps of each stride, the largest first.
     for d in sorted(range(len(strides_)), key=lambda d: -strides_[d]):
         shift = np.sign(residual) * (np.abs(residual) // strides_[d])
         residual = residual - shift * strides_[d]
         low = np.broadcast_to(np.clip(lower[d], 0, tile_shape[d]), shape) + shift
         high = np.broadcast_to(np.clip(upper[d], 0, tile_shape[d]), shape) + shift
-        lows.append((d, low.min(axis=-1)))
-        highs.append((d, np.maximum(high, low).max(axis=-1)))
-    extents = {d: highs[i][1] - lows[i][1] for i, (d, _) in enumerate(lows)}
-    window_shape = tuple(extents[d] for d in range(len(strides_)))
+        window_shape[d] = np.maximum(high, low).max(axis=-1) - low.min(axis=-1)
     zero = [np.int64(0)] * len(strides_)
     window_payload, window_dram = structured_transfer_bytes(
-        window_shape, element_bytes, zero, list(window_shape), [np.int64(s) for s in strides_], request_bytes  # pyright: ignore[reportArgumentType]  # numpy scalars broadcast as the arrays it takes
+        tuple(window_shape), element_bytes, zero, window_shape, [np.int64(s) for s in strides_], request_bytes  # pyright: ignore[reportArgumentType]  # numpy scalars broadcast as the arrays it takes
     )
     payload, dram = np.broadcast_to(payload, shape), np.broadcast_to(dram, shape)
     kept = (residual == 0).all(axis=-1) & (window_payload <= capacity_bytes) & (window_dram < dram.sum(axis=-1))
