@@ -49,7 +49,7 @@ import logging
 import sys
 from pathlib import Path
 
-from tnpu.dse.space import SpaceError, space_from_options, space_from_yaml
+from tnpu.dse.space import Space, SpaceError, space_from_options, space_from_yaml
 from tnpu.dse.store import KERNEL_COLUMNS, WORKLOAD_COLUMNS, Store, StoreError, write_csv
 from tnpu.dse.workload import Workload, WorkloadError, workloads_from_cases
 from tnpu.execution.executors import EXECUTORS, ExecutorError
@@ -111,10 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if args.address is not None and args.executor != "ray":
         raise UserError("--address needs --executor ray")
     try:
-        space = (
-            space_from_yaml(args.space) if args.space is not None
-            else space_from_options(args.base, args.vary, args.constraint, args.cost)
-        )
+        space = _space(args)
         points = space.points()
         workloads = workloads_from_cases([Path(w) for w in args.workloads], args.sequence) if args.workloads else []
         workloads += _model_workloads(args)
@@ -145,6 +142,13 @@ def run(args: argparse.Namespace) -> int:
             for path in write_plots(args.plots, store, space, points, workloads):
                 print(f"wrote {path}")
     return 0
+
+
+def _space(args: argparse.Namespace) -> Space:
+    """The space `--space FILE` gives, or `--base`, `--vary`, `--constraint` and `--cost`."""
+    if args.space is not None:
+        return space_from_yaml(args.space)
+    return space_from_options(args.base, args.vary, args.constraint, args.cost)
 
 
 def _model_workloads(args: argparse.Namespace) -> list[Workload]:
@@ -284,10 +288,7 @@ def _serving(args: argparse.Namespace) -> int:
     if args.workloads or args.model or args.suite or args.kernels:
         raise UserError("--serving TRACE is a workload of its own: give no case directories, --model or --suite")
     try:
-        space = (
-            space_from_yaml(args.space) if args.space is not None
-            else space_from_options(args.base, args.vary, args.constraint, args.cost)
-        )
+        space = _space(args)
         points = space.points()
         spec = model(args.serving_model, args.serving_layers)
         buckets = Buckets()
