@@ -339,6 +339,9 @@ def test_a_window_applies_only_where_it_saves_and_fits():
     # Per point (rows) over iterations (columns): a point whose boxes do not overlap keeps them.
     _, dram = _window([[-1, 0, 1], [0, 100, 200]])
     assert dram.tolist() == [[64, 16, 16], [64, 64, 64]]
+    # Points whose boxes differ only in where they start (a launch's programs) share one window.
+    payload, dram = _window([[-1, 0, 1], [99, 100, 101]])
+    assert dram.tolist() == [[64, 16, 16], [64, 16, 16]] and payload.tolist() == [[64, 4, 4], [64, 4, 4]]
 
 
 def test_a_convolutions_taps_over_an_image_block_load_the_block_and_its_halo():

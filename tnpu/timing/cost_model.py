@@ -167,6 +167,16 @@ def window_transfer_bytes(
     strides_ = [int(s.flat[0]) for s in steps]
     offset = np.broadcast_to(offset, shape)
     residual = offset - offset[..., :1]
+    row = (0,) * (len(shape) - 1)
+    if row and all(_alike_over_points(v, shape) for v in (residual, *lower, *upper)):
+        # Every point's boxes alike but for where they start (a launch's programs): one point's
+        # window serves them all, at the cost of one row instead of a row per program.
+        one = window_transfer_bytes(
+            tile_shape, element_bytes, residual[row], [np.broadcast_to(v, shape)[row] for v in lower],
+            [np.broadcast_to(v, shape)[row] for v in upper], [np.int64(s) for s in strides_],  # pyright: ignore[reportArgumentType]
+            request_bytes, capacity_bytes,
+        )  # fmt: skip
+        return np.broadcast_to(one[0], shape), np.broadcast_to(one[1], shape)
     window_shape: list[np.ndarray] = [np.zeros((), np.int64)] * len(strides_)
     # The offsets' differences as whole steps of each stride, the largest first.
     for d in sorted(range(len(strides_)), key=lambda d: -strides_[d]):
@@ -181,6 +191,8 @@ def window_transfer_bytes(
     )
     payload, dram = np.broadcast_to(payload, shape), np.broadcast_to(dram, shape)
     kept = (residual == 0).all(axis=-1) & (window_payload <= capacity_bytes) & (window_dram < dram.sum(axis=-1))
+    if not kept.any():  # disjoint boxes (a GEMM's K steps): no point keeps a window
+        return payload, dram
     rest = shape[-1] - 1
 
     def shared(total: np.ndarray, each: np.ndarray) -> np.ndarray:
@@ -189,6 +201,15 @@ def window_transfer_bytes(
         return np.where(kept[..., None], windowed, each)
 
     return shared(window_payload, payload), shared(window_dram, dram)
+
+
+def _alike_over_points(value: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether `value`, broadcast to `shape`, is the same at every point (all axes but the last)."""
+    aligned = (1,) * (len(shape) - np.ndim(value)) + np.shape(value)
+    if all(n == 1 for n in aligned[:-1]):
+        return True
+    full = np.broadcast_to(value, shape)
+    return bool((full == full[(0,) * (len(shape) - 1)]).all())
 
 
 def indexed_transfer_bytes(
