@@ -7,8 +7,10 @@ request runs its program's steps (launches) back to back on the partition's
 cores.  Partitions run at once, and their steps contend for the one thing
 they share, the DRAM.
 
-The DRAM model, at the granularity of launches: a step needs `dram_demand`
-of the DRAM's peak bandwidth when alone (its DRAM time over its solo time).
+The DRAM model, at the granularity of launches: a step first takes its
+launch's fixed cost (`Step.fixed_cycles`) at its solo speed, using no DRAM;
+its work then needs `dram_demand` of the DRAM's peak bandwidth when alone
+(its DRAM time over the work's solo time).
 While several steps run, the DRAM's bandwidth is split among them by
 max-min fairness (water-filling: a step asking less than an equal share
 gets what it asks, the rest split the remainder equally), and a step
@@ -93,15 +95,20 @@ class Request:
 
 
 class _Busy:
-    """A partition's request in service: its step and the solo cycles of it left."""
+    """A partition's request in service: its step, the solo cycles of it left, and of those the
+    work's (the rest is the step's fixed cost, taken first)."""
 
-    __slots__ = ("request", "step", "left", "started")
+    __slots__ = ("request", "step", "left", "work", "started")
 
     def __init__(self, request: Request, now: float):
         self.request = request
-        self.step = 0
-        self.left = request.program.steps[0].cycles if request.program.steps else 0.0
+        self.step = -1
+        self.left = self.work = 0.0
         self.started = now
+
+    def begin(self, step: int) -> None:
+        current = self.request.program.steps[step]
+        self.step, self.left, self.work = step, current.cycles, current.cycles - current.fixed_cycles
 
 
 def dram_shares(demands: Sequence[float]) -> list[float]:
@@ -161,11 +168,16 @@ class ChipScheduler:
             running = [(p, b) for p, b in enumerate(self.busy) if b is not None]
             rates = self._rates([b for _, b in running])
             ends = [self.now + busy.left / rate for (_, busy), rate in zip(running, rates)]
-            horizon = min([until, self.arrivals[0][0] if self.arrivals else until, *ends])
+            # A step leaving its fixed cost starts asking for DRAM: the shares change then.
+            works_start = [self.now + (busy.left - busy.work) for _, busy in running if busy.left > busy.work]
+            horizon = min([until, self.arrivals[0][0] if self.arrivals else until, *ends, *works_start])
             if horizon == float("inf"):
                 break
             elapsed = horizon - self.now
             for (_, busy), rate in zip(running, rates):
+                if busy.left > busy.work:  # the fixed cost, at solo speed; snapped to its end against rounding
+                    busy.left = busy.work if busy.left - elapsed <= busy.work + 1e-9 * busy.left else busy.left - elapsed
+                    continue
                 busy.left -= rate * elapsed
                 self.dram_cycles += rate * elapsed * busy.request.program.steps[busy.step].dram_demand
             self.now = horizon
@@ -182,7 +194,7 @@ class ChipScheduler:
 
     def _rates(self, running: Sequence[_Busy]) -> list[float]:
         """Each running step's speed relative to its solo speed."""
-        demands = [b.request.program.steps[b.step].dram_demand for b in running]
+        demands = [0.0 if b.left > b.work else b.request.program.steps[b.step].dram_demand for b in running]
         return [1.0 if demand == 0 else min(1.0, share / demand) for demand, share in zip(demands, dram_shares(demands))]
 
     def _start_waiting(self) -> None:
@@ -193,6 +205,7 @@ class ChipScheduler:
                 request.start = self.now
                 busy = _Busy(request, self.now)
                 if request.program.steps:
+                    busy.begin(0)
                     self.busy[partition] = busy
                 else:
                     self._finish(partition, request)
@@ -210,7 +223,7 @@ class ChipScheduler:
             self.busy[partition] = None
             self._finish(partition, request)
         else:
-            busy.left = steps[busy.step].cycles
+            busy.begin(busy.step)
 
     def _finish(self, partition: int, request: Request) -> None:
         request.finish = self.now

@@ -5,9 +5,10 @@ previous one has finished (docs/timing.md).  On a partition of `k` cores a
 launch is simulated on the chip's NPU with `num_cores = k` (`partition_npu`):
 its program instances spread over those cores, the whole DRAM its own.  What
 the scheduler keeps of each launch is a `Step`: its solo cycles, the DRAM
-time it needs at peak bandwidth, and its units' busy cycles.  When steps of
-several partitions overlap in time, `chip.ChipScheduler` shares the DRAM
-between them.
+time it needs at peak bandwidth, its units' busy cycles, and the part of its
+time that is the launch's fixed cost (the NPU's `launch_overhead_cycles`,
+docs/timing.md), which uses no DRAM.  When steps of several partitions
+overlap in time, `chip.ChipScheduler` shares the DRAM between them.
 """
 
 from __future__ import annotations
@@ -45,11 +46,15 @@ class Step:
     matrix_busy_cycles: float = 0.0
     """Its systolic arrays' busy cycles, summed over the partition's cores."""
     vector_busy_cycles: float = 0.0
+    fixed_cycles: float = 0.0
+    """The launch's fixed cost, part of `cycles`: taken first, using no DRAM."""
 
     @property
     def dram_demand(self) -> float:
-        """The share of the DRAM's peak bandwidth it uses alone, averaged over its time (0 to 1)."""
-        return min(1.0, self.dram_cycles / self.cycles) if self.cycles > 0 else 0.0
+        """The share of the DRAM's peak bandwidth its work uses alone, averaged over the time of
+        the work, after the fixed cost (0 to 1)."""
+        work = self.cycles - self.fixed_cycles
+        return min(1.0, self.dram_cycles / work) if work > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -73,9 +78,10 @@ def partition_npu(npu: NPUConfig, cores: int) -> NPUConfig:
 
 def step_of(name: str, report: TimingReport, npu: NPUConfig) -> Step:
     """A launch's report as a `Step` on `npu` (the partition it was timed on)."""
+    fixed = min(report.cycles, npu.launch_overhead_cycles)
     return Step(
-        name, report.cycles, min(report.cycles, report.dram_bytes / npu.dram_bytes_per_cycle),
-        report.units["matrix"].busy_cycles, report.units["vector"].busy_cycles,
+        name, report.cycles, min(report.cycles - fixed, report.dram_bytes / npu.dram_bytes_per_cycle),
+        report.units["matrix"].busy_cycles, report.units["vector"].busy_cycles, fixed,
     )
 
 

@@ -24,6 +24,7 @@ preset with `base: tpuv3`, and then lists only the keys it changes.
 | `dram_bandwidth_gbps_per_channel` | GB/s (10^9 bytes) per channel |
 | `dram_latency_ns` | from a transfer's last request to its data in the scratchpad |
 | `dram_req_size` | bytes per DRAM request: the access granularity |
+| `launch_overhead_cycles` | optional: cycles a launch takes beyond its programs' work (starting the program on the core, the synchronisation that ends it); a machine's one calibrated parameter, fitted to measured cycles where a chip's are published (docs/timing.md, "A launch's fixed cost"); default 0 |
 | `dram_capacity_gib` | optional: DRAM capacity of the whole NPU, GiB (2^30 bytes); the timer does not read it, the serving simulation's KV-cache budget does (docs/serving.md); default none (unknown) |
 
 Every key is required but those of `OPTIONAL`, which take their default
@@ -50,7 +51,7 @@ REQUIRED_OP_ENTRIES = ("default", "cross_lane")
 """Entries every op table must have: unlisted ops, and a cross-lane permute step."""
 
 
-OPTIONAL: dict[str, Any] = {"dram_capacity_gib": None}
+OPTIONAL: dict[str, Any] = {"launch_overhead_cycles": 0.0, "dram_capacity_gib": None}
 """Keys a description may leave out, and their defaults."""
 
 
@@ -81,6 +82,7 @@ class NPUConfig:
     dram_bandwidth_gbps_per_channel: float
     dram_latency_ns: float
     dram_req_size: int
+    launch_overhead_cycles: float = 0.0
     dram_capacity_gib: float | None = None
 
     # Rates in the core clock.
@@ -295,5 +297,6 @@ _VALIDATORS = {
     "dram_bandwidth_gbps_per_channel": _positive_number,
     "dram_latency_ns": _non_negative_number,
     "dram_req_size": _positive_int,
+    "launch_overhead_cycles": _non_negative_number,
     "dram_capacity_gib": lambda value: (None, None) if value is None else _positive_number(value),
 }

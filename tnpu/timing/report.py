@@ -1,5 +1,9 @@
 """What a timed launch reports: cycles, bytes, FLOPs, unit usage and two rooflines.
 
+A launch's cycles are its programs' simulated time plus the machine's
+`launch_overhead_cycles`, the fixed cost of starting and ending a launch
+(docs/timing.md, "A launch's fixed cost"); unit usage is over that whole time.
+
 A roofline of a launch is a time it cannot beat at its machine's peak rates,
 the largest of a memory, a matrix and a vector ceiling:
 
@@ -176,7 +180,7 @@ def report(
     assumptions: list[str],
     compulsory_bytes: int,
 ) -> TimingReport:
-    cycles = simulation.cycles
+    cycles = simulation.cycles + npu.launch_overhead_cycles
     units = {
         unit.value: UnitUsage(
             activity.busy_cycles,
