@@ -52,7 +52,7 @@ from typing import Any
 from tnpu.timing.cost_model import ComputeCost, TransferCost, Unit
 from tnpu.timing.launch_binding import BoundLaunch, BranchChoice, LoopRuns, Schedule
 from tnpu.timing.npu_config import NPUConfig
-from tnpu.timing.tog import BranchNode, LoopNode, Node, TileGraph
+from tnpu.timing.tog import LoopNode, Node, OpNode, TileGraph
 
 
 @dataclass(frozen=True)
@@ -239,11 +239,15 @@ class _Sequence:
 class _Engine:
     """A DMA engine: an issue stage, then a stream of one transfer at a time."""
 
-    __slots__ = ("core", "index", "track", "issuing", "issued", "streaming", "outstanding")
+    __slots__ = (
+        "core", "index", "activity", "track", "issuing", "issued", "streaming", "outstanding",
+    )
 
-    def __init__(self, core: int, index: int):
+    def __init__(self, core: int, index: int, activity: UnitActivity):
         self.core = core
         self.index = index
+        self.activity = activity
+        """Shared by every engine of every core."""
         self.track = f"dma{index}"
         self.issuing: _Transfer | None = None
         self.issued: deque[_Transfer] = deque()
@@ -384,7 +388,8 @@ class _Run:
             for _ in range(cores)
         ]
         self.engines = [
-            [_Engine(core, i) for i in range(npu.dma_engines_per_core)] for core in range(cores)
+            [_Engine(core, i, self.activity[Unit.DMA]) for i in range(npu.dma_engines_per_core)]
+            for core in range(cores)
         ]
         self.dma_queues: list[deque[_Transfer]] = [deque() for _ in range(cores)]
         self.in_service: list[_Transfer] = []
@@ -420,8 +425,9 @@ class _Run:
             self.on_ready, self.on_unit_free, self.finish, self.on_dram, self.on_issued,
             self.on_landed,
         )
-        while self.events:
-            self.now, _, kind, subject = heapq.heappop(self.events)
+        events = self.events  # the one heap for the whole run: a jump shifts it in place
+        while events:
+            self.now, _, kind, subject = heapq.heappop(events)
             handlers[kind](subject)
             if self.program_started:
                 self.program_started = False
@@ -504,10 +510,15 @@ class _Run:
     def on_ready(self, task: _Task) -> None:
         node = task.node
         part = task.frame.schedule.parts[node.index]
-        if isinstance(node, LoopNode):
+        if isinstance(node, OpNode):
+            if node.compute is not None:
+                self.start_compute(task, node.compute)
+            else:
+                self.enqueue_transfer(task, part if part is not None else node.transfer)  # pyright: ignore[reportArgumentType]
+        elif isinstance(node, LoopNode):
             assert isinstance(part, LoopRuns)
             self.start_loop(task, node, part)
-        elif isinstance(node, BranchNode):
+        else:
             assert isinstance(part, BranchChoice)
             frame = task.frame
             branch = _Frame(
@@ -515,10 +526,6 @@ class _Run:
                 frame.iteration, (*frame.path, node.index),
             )
             self.start_frame(branch, None)
-        elif node.compute is not None:
-            self.start_compute(task, node.compute)
-        else:
-            self.enqueue_transfer(task, part if part is not None else node.transfer)  # pyright: ignore[reportArgumentType]
 
     def start_loop(self, task: _Task, node: LoopNode, runs: LoopRuns) -> None:
         if runs.trip_count == 0:
@@ -574,7 +581,9 @@ class _Run:
 
     def finish(self, task: _Task) -> None:
         task.released = task.finished = True
-        for successor in itertools.chain(task.on_release, task.on_finish):
+        for successor in task.on_release:
+            self.satisfy(successor)
+        for successor in task.on_finish:
             self.satisfy(successor)
         task.on_release = task.on_finish = []
         self.leave_frame(task)
@@ -680,15 +689,17 @@ class _Run:
         if version != self.dram_version:
             return
         self.advance_dram()
-        done = [t for t in self.in_service if t.remaining <= t.done_below]
-        self.in_service = [t for t in self.in_service if t.remaining > t.done_below]
-        activity = self.activity[Unit.DMA]
+        done: list[_Transfer] = []
+        streaming: list[_Transfer] = []
+        for transfer in self.in_service:
+            (done if transfer.remaining <= transfer.done_below else streaming).append(transfer)
+        self.in_service = streaming
         for transfer in done:
             engine = transfer.engine
             assert engine is not None
             engine.streaming = None
             service = self.now - transfer.start
-            activity.busy_cycles += service
+            engine.activity.busy_cycles += service
             self.record(transfer.task, engine.track, transfer.start, service)
             self.push(self.now + transfer.cost.latency_cycles, _LANDED, transfer)
             if transfer.cost.read_bytes == 0:
@@ -878,7 +889,7 @@ class _SteadyState:
             sequence.remaining -= skipped
             sequence.first_open += skipped
             sequence.completed = {index + skipped for index in sequence.completed}
-        run.events = [(time + shift, number, kind, subject) for time, number, kind, subject in run.events]
+        run.events[:] = [(time + shift, number, kind, subject) for time, number, kind, subject in run.events]
         heapq.heapify(run.events)
         for units in run.compute_units:
             for unit in units.values():
