@@ -163,11 +163,10 @@ def window_transfer_bytes(
     boxes one by one; elsewhere each iteration's box costs what
     `structured_transfer_bytes` says.
     """
-    payload, dram = structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
-    shape = np.broadcast_shapes(np.shape(offset), np.shape(dram), *(np.shape(v) for v in (*lower, *upper)))
+    shape = np.broadcast_shapes(np.shape(offset), *(np.shape(v) for v in (*lower, *upper, *strides)))
     steps = [np.asarray(stride) for stride in strides]
     if not shape or shape[-1] < 2 or any(s.size == 0 or (s != s.flat[0]).any() or s.flat[0] <= 0 for s in steps):
-        return payload, dram
+        return structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
     strides_ = [int(s.flat[0]) for s in steps]
     offset = np.broadcast_to(offset, shape)
     residual = offset - offset[..., :1]
@@ -181,6 +180,7 @@ def window_transfer_bytes(
             request_bytes, capacity_bytes,
         )  # fmt: skip
         return np.broadcast_to(one[0], shape), np.broadcast_to(one[1], shape)
+    payload, dram = structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
     window_shape: list[np.ndarray] = [np.zeros((), np.int64)] * len(strides_)
     # The offsets' differences as whole steps of each stride, the largest first.
     for d in sorted(range(len(strides_)), key=lambda d: -strides_[d]):
