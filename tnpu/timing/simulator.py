@@ -114,7 +114,15 @@ class Simulation:
 
 
 class _Task:
-    """One node of one frame."""
+    """One node of one frame.
+
+    No reference cycle keeps tasks and frames alive: a frame does not hold its
+    tasks (`_Run.active_frames` does while it runs), and a task drops the tasks
+    waiting on it once they may start.  So they are freed as the simulation
+    goes, not by garbage collections, which walk everything the process holds
+    and cost more than simulating a small launch.  The waiting tasks are kept
+    in tuples: most tasks have one or none, and `()` allocates nothing.
+    """
 
     __slots__ = (
         "node", "frame", "pending", "on_release", "on_finish", "released", "finished", "left",
@@ -124,8 +132,8 @@ class _Task:
         self.node = node
         self.frame = frame
         self.pending = 0
-        self.on_release: list[_Task] = []
-        self.on_finish: list[_Task] = []
+        self.on_release: tuple[_Task, ...] = ()
+        self.on_finish: tuple[_Task, ...] = ()
         self.released = False
         self.finished = False
         self.left = False
@@ -137,7 +145,7 @@ class _Frame:
 
     __slots__ = (
         "graph", "schedule", "core", "owner", "index", "instance", "iteration", "path",
-        "tasks", "unfinished",
+        "unfinished",
     )
 
     def __init__(
@@ -162,8 +170,8 @@ class _Frame:
         self.path = path
         """Where the frame runs in its program, in program order: the enclosing
         loop and branch nodes, each loop's with its iteration."""
-        self.tasks = [_Task(node, self) for node in graph.nodes]
-        self.unfinished = len(self.tasks)
+        self.unfinished = len(graph.nodes)
+        """Tasks still holding the frame (`_Run.leave_frame`)."""
 
 
 class _Runs:
@@ -204,7 +212,7 @@ class _Sequence:
 
     __slots__ = (
         "graph", "runs", "remaining", "window", "core", "owner", "instance", "instance_stride",
-        "prefix", "started", "completed", "first_open", "previous",
+        "prefix", "started", "completed", "first_open", "previous", "previous_tasks",
     )
 
     def __init__(
@@ -234,6 +242,8 @@ class _Sequence:
         self.first_open = 0
         """Every frame before this one has finished."""
         self.previous: _Frame | None = None
+        self.previous_tasks: list[_Task] = []
+        """The tasks of `previous`, which the next frame's carried dependencies wait on."""
 
 
 class _Engine:
@@ -400,7 +410,8 @@ class _Run:
         self.tasks_simulated = 0
         graph = launch.tog.graph
         self.depths = simulator.depths(graph)
-        self.active_frames: set[_Frame] = set()
+        self.active_frames: dict[_Frame, list[_Task]] = {}
+        """The frames started and not finished, with their tasks."""
         self.active_loops: set[_Sequence] = set()
         window = self.depths[graph]
         self.programs = [
@@ -461,36 +472,42 @@ class _Run:
                 () if loop is None else (*sequence.prefix, index),
                 () if loop is None else (*loop.frame.path, loop.node.index, index),
             )
-            self.start_frame(frame, sequence.previous)
+            sequence.previous_tasks = self.start_frame(frame, sequence.previous_tasks)
             sequence.previous = frame
             if loop is None and sequence.core == 0:
                 self.program_started = True
 
-    def start_frame(self, frame: _Frame, previous: _Frame | None) -> None:
-        tasks = frame.tasks
+    def start_frame(self, frame: _Frame, previous: list[_Task]) -> list[_Task]:
+        """Create the frame's tasks, waiting on each other and on `previous` (the tasks
+        of the frame before it in its sequence, if any); return them."""
+        tasks = [_Task(node, frame) for node in frame.graph.nodes]
         self.tasks_simulated += len(tasks)
         if not tasks:
             self.frame_finished(frame)
-            return
-        self.active_frames.add(frame)
+            return tasks
+        self.active_frames[frame] = tasks
         for task in tasks:
             node = task.node
             for dep in node.deps:
                 self.wait_for(task, tasks[dep.node], dep.chained)
-            if previous is not None:
+            if previous:
                 for dep in node.carried_deps:
-                    self.wait_for(task, previous.tasks[dep.node], dep.chained)
+                    self.wait_for(task, previous[dep.node], dep.chained)
             if task.pending == 0:
                 self.push(self.now, _READY, task)
+        return tasks
 
     def wait_for(self, task: _Task, producer: _Task, chained: bool) -> None:
         if producer.finished or (chained and producer.released):
             return
         task.pending += 1
-        (producer.on_release if chained else producer.on_finish).append(task)
+        if chained:
+            producer.on_release += (task,)
+        else:
+            producer.on_finish += (task,)
 
     def frame_finished(self, frame: _Frame) -> None:
-        self.active_frames.discard(frame)
+        self.active_frames.pop(frame, None)
         owner = frame.owner
         if isinstance(owner, _Task):  # a branch
             self.finish(owner)
@@ -503,6 +520,7 @@ class _Run:
             self.open_frames(owner)
         elif owner.first_open == owner.started and owner.owner is not None:
             self.active_loops.discard(owner)
+            owner.previous, owner.previous_tasks = None, []  # the last iteration refers back to the loop
             self.finish(owner.owner)
 
     # -- tasks -------------------------------------------------------------
@@ -525,7 +543,7 @@ class _Run:
                 node.branches[part.taken], part.schedule, frame.core, task, 0, frame.instance,
                 frame.iteration, (*frame.path, node.index),
             )
-            self.start_frame(branch, None)
+            self.start_frame(branch, [])
 
     def start_loop(self, task: _Task, node: LoopNode, runs: LoopRuns) -> None:
         if runs.trip_count == 0:
@@ -575,7 +593,7 @@ class _Run:
     def release(self, task: _Task) -> None:
         """`task` has left its unit: tasks chained to it may start."""
         task.released = True
-        waiting, task.on_release = task.on_release, []
+        waiting, task.on_release = task.on_release, ()
         for successor in waiting:
             self.satisfy(successor)
 
@@ -585,7 +603,7 @@ class _Run:
             self.satisfy(successor)
         for successor in task.on_finish:
             self.satisfy(successor)
-        task.on_release = task.on_finish = []
+        task.on_release = task.on_finish = ()
         self.leave_frame(task)
 
     def leave_frame(self, task: _Task) -> None:
@@ -842,9 +860,9 @@ class _SteadyState:
         frames = tuple(sorted(
             (self.frame_key(f), id(f.schedule), f.unfinished, tuple(
                 (t.pending, t.released, t.finished, t.left, len(t.on_release), len(t.on_finish))
-                for t in f.tasks
+                for t in tasks
             ))
-            for f in run.active_frames
+            for f, tasks in run.active_frames.items()
         ))
         return events, units, queues, service, engines, programs, loops, frames
 
