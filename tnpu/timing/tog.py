@@ -188,7 +188,7 @@ def _tile_bytes(value: SSAValue) -> int:
     return tile.element_count(type_) * tile.element_bytes(type_.element_type)
 
 
-def _box(op: tile.StructuredTransfer) -> tuple[object, ...]:
+def transfer_box(op: tile.StructuredTransfer) -> tuple[object, ...]:
     """What decides which elements a load or store touches, as SSA values and constants."""
     return (
         op.mixed_offset(), tuple(op.mixed_strides()), tuple(op.mixed_lower()),
@@ -244,7 +244,7 @@ class _MemoryOrder:
                 continue
             buffer = _argument_position(arguments, op)
             kinds.setdefault(buffer, set()).add(access[1])
-            box = _box(op) if isinstance(op, tile.StructuredTransfer) else None
+            box = transfer_box(op) if isinstance(op, tile.StructuredTransfer) else None
             boxes.setdefault(buffer, set()).add(box)
         ordered = frozenset(b for b, how in kinds.items() if how != {READ} and how != {WRITE})
         own_box = frozenset(
