@@ -113,18 +113,22 @@ def structured_transfer_bytes(
         extent = np.maximum(np.minimum(high, size) - np.maximum(low, 0), 0)
         extents.append(np.where(stride == 0, np.minimum(extent, 1), extent))
     elements = functools.reduce(np.multiply, extents, np.int64(1))
-    # Address order: dimensions by stride, those moving one element or none last (they
-    # neither extend nor end a run).  Stable, so equal strides keep the tile's order
-    # from the innermost dimension out.
-    shape = np.broadcast_shapes(*(np.shape(v) for v in (*extents, *strides)))
-    walk_extents = np.stack([np.broadcast_to(e, shape) for e in reversed(extents)])
-    walk_strides = np.stack([np.broadcast_to(np.abs(s), shape) for s in reversed(strides)])
-    key = np.where(walk_extents > 1, walk_strides, np.iinfo(np.int64).max)
-    order = np.argsort(key, axis=0, kind="stable")
-    walk_extents = np.take_along_axis(walk_extents, order, axis=0)
-    walk_strides = np.take_along_axis(walk_strides, order, axis=0)
+    # Address order: dimensions by stride, stable, so equal strides keep the tile's order
+    # from the innermost dimension out.  A dimension moving one element or none neither
+    # extends nor ends a run, wherever it stands in the walk.
+    magnitudes = [np.abs(s) for s in strides]
+    inner_first = list(reversed(range(len(tile_shape))))
+    if all(np.size(m) == 1 for m in magnitudes):  # the usual case: every point walks alike
+        order = sorted(inner_first, key=lambda d: int(magnitudes[d].flat[0]))
+        walk = [(extents[d], magnitudes[d]) for d in order]
+    else:
+        shape = np.broadcast_shapes(*(np.shape(v) for v in (*extents, *strides)))
+        walk_extents = np.stack([np.broadcast_to(extents[d], shape) for d in inner_first])
+        walk_strides = np.stack([np.broadcast_to(magnitudes[d], shape) for d in inner_first])
+        order = np.argsort(walk_strides, axis=0, kind="stable")
+        walk = zip(np.take_along_axis(walk_extents, order, axis=0), np.take_along_axis(walk_strides, order, axis=0))
     run, contiguous = 1, True
-    for extent, stride in zip(walk_extents, walk_strides):
+    for extent, stride in walk:
         counts = extent > 1
         extends = contiguous & (stride == run)
         run = np.where(counts & extends, run * extent, run)
@@ -159,11 +163,10 @@ def window_transfer_bytes(
     boxes one by one; elsewhere each iteration's box costs what
     `structured_transfer_bytes` says.
     """
-    payload, dram = structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
-    shape = np.broadcast_shapes(np.shape(offset), np.shape(dram), *(np.shape(v) for v in (*lower, *upper)))
+    shape = np.broadcast_shapes(np.shape(offset), *(np.shape(v) for v in (*lower, *upper, *strides)))
     steps = [np.asarray(stride) for stride in strides]
     if not shape or shape[-1] < 2 or any(s.size == 0 or (s != s.flat[0]).any() or s.flat[0] <= 0 for s in steps):
-        return payload, dram
+        return structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
     strides_ = [int(s.flat[0]) for s in steps]
     offset = np.broadcast_to(offset, shape)
     residual = offset - offset[..., :1]
@@ -177,6 +180,7 @@ def window_transfer_bytes(
             request_bytes, capacity_bytes,
         )  # fmt: skip
         return np.broadcast_to(one[0], shape), np.broadcast_to(one[1], shape)
+    payload, dram = structured_transfer_bytes(tile_shape, element_bytes, lower, upper, strides, request_bytes)
     window_shape: list[np.ndarray] = [np.zeros((), np.int64)] * len(strides_)
     # The offsets' differences as whole steps of each stride, the largest first.
     for d in sorted(range(len(strides_)), key=lambda d: -strides_[d]):

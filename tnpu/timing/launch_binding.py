@@ -54,7 +54,7 @@ from tnpu.interpreters.arith import ArithFunctions
 from tnpu.interpreters.math import MathFunctions
 from tnpu.interpreters.values import as_value
 from tnpu.timing.cost_model import TileCostModel, TransferCost
-from tnpu.timing.tog import BranchNode, LoopNode, OpNode, TileGraph, TileOperationGraph
+from tnpu.timing.tog import BranchNode, LoopNode, OpNode, TileGraph, TileOperationGraph, transfer_box
 
 
 class _Unknown:
@@ -223,6 +223,9 @@ def _expand(value: Any, ndim: int) -> Any:
 
 Environment = MutableMapping[SSAValue, Any]
 
+Boxes = dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]]
+"""The bytes (transferred, DRAM) of the transfers bound in one run of a graph, by `_Transfer.box`."""
+
 
 # ---------------------------------------------------------------------------
 # What every launch binds alike: prepared once per TOG
@@ -274,6 +277,10 @@ class _Transfer:
     """Launch-independent bounds and strides as arrays, the others as the values holding them."""
     upper: tuple[np.ndarray | SSAValue, ...]
     strides: tuple[np.ndarray | SSAValue, ...]
+    box: tuple[object, ...]
+    """The tile, element size, offset, bounds and strides as the kernel writes them, and
+    whether a window may apply: the transfers of one run of a graph with one box move
+    the same bytes (a kernel's loads and store under one mask), computed once."""
     offset: np.ndarray | SSAValue | None = None
     """A load in the body of a loop bound at once: its offset, for the loop's window
     (`window_transfer_bytes`); None otherwise."""
@@ -411,16 +418,17 @@ class LaunchBinder:
         shape, element_bytes = tuple(op.tile_type.get_shape()), tile.element_bytes(op.element_type)
         offset = self.launch_independent(op.mixed_offset(), ndim) if windowed and isinstance(op, tile.LoadOp) else None
         launch_bound = [v for v in (*lower, *upper, *strides) if isinstance(v, SSAValue)]
+        box = (transfer_box(op), element_bytes, offset is not None)
         if offset is not None:
             self.read.update([*launch_bound, *([offset] if isinstance(offset, SSAValue) else [])])
-            return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides), offset)
+            return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides), box, offset)
         if not launch_bound:
             costs = self.cost_model.structured_transfer_costs(
                 shape, element_bytes, lower, upper, strides  # pyright: ignore[reportArgumentType]
             )
             return _FixedTransfer(node, costs)
         self.read.update(launch_bound)
-        return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides))
+        return _Transfer(node, shape, element_bytes, tuple(lower), tuple(upper), tuple(strides), box)
 
     def launch_independent(self, item: int | SSAValue, ndim: int) -> np.ndarray | SSAValue:
         """A bound or stride as the array binding reads it, if no launch changes it."""
@@ -532,6 +540,7 @@ class _Binding:
         """Schedule indices, over `shape`, of one run of `graph`."""
         ndim = len(shape)
         columns: dict[int, list[np.ndarray]] = {}
+        boxes: Boxes = {}
         for step in self.binder.steps[graph]:
             match step:
                 case _Evaluate():
@@ -544,7 +553,7 @@ class _Binding:
                     env.update(zip(step.targets, (env[v] for v in step.sources), strict=True))
                 case _Transfer():
                     env.update(dict.fromkeys(step.node.op.results, UNKNOWN))
-                    columns[step.node.index] = list(self.transfer_bytes(step, env, ndim))
+                    columns[step.node.index] = list(self.transfer_bytes(step, env, ndim, boxes))
                 case _FixedTransfer():
                     env.update(dict.fromkeys(step.node.op.results, UNKNOWN))
                     columns[step.node.index] = list(step.costs)
@@ -602,8 +611,9 @@ class _Binding:
     # -- DMA ---------------------------------------------------------------
 
     def transfer_bytes(
-        self, step: _Transfer, env: Environment, ndim: int
+        self, step: _Transfer, env: Environment, ndim: int, boxes: Boxes
     ) -> tuple[np.ndarray, np.ndarray]:
+        """(bytes transferred, DRAM bytes) at every point, computed once per box in a run."""
         def resolve(
             items: tuple[np.ndarray | SSAValue, ...], unknown: Callable[[int], Any]
         ) -> list[Any]:
@@ -622,6 +632,14 @@ class _Binding:
         lower = resolve(step.lower, lambda d: np.int64(0))
         upper = resolve(step.upper, lambda d: np.int64(step.tile_shape[d]))
         strides = resolve(step.strides, lambda d: EVERY_ELEMENT_A_RUN)
+        if step.box not in boxes:
+            boxes[step.box] = self.box_bytes(step, env, ndim, lower, upper, strides)
+        return boxes[step.box]
+
+    def box_bytes(
+        self, step: _Transfer, env: Environment, ndim: int, lower: list[Any], upper: list[Any], strides: list[Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`transfer_bytes` once the bounds and strides are resolved."""
         if step.offset is not None and self.even_loops[-1]:
             offset = step.offset if isinstance(step.offset, np.ndarray) else self.value(env, step.offset, ndim)
             if offset is not UNKNOWN:

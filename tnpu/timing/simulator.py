@@ -52,7 +52,7 @@ from typing import Any
 from tnpu.timing.cost_model import ComputeCost, TransferCost, Unit
 from tnpu.timing.launch_binding import BoundLaunch, BranchChoice, LoopRuns, Schedule
 from tnpu.timing.npu_config import NPUConfig
-from tnpu.timing.tog import BranchNode, LoopNode, Node, TileGraph
+from tnpu.timing.tog import LoopNode, Node, OpNode, TileGraph
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,15 @@ class Simulation:
 
 
 class _Task:
-    """One node of one frame."""
+    """One node of one frame.
+
+    No reference cycle keeps tasks and frames alive: a frame does not hold its
+    tasks (`_Run.active_frames` does while it runs), and a task drops the tasks
+    waiting on it once they may start.  So they are freed as the simulation
+    goes, not by garbage collections, which walk everything the process holds
+    and cost more than simulating a small launch.  The waiting tasks are kept
+    in tuples: most tasks have one or none, and `()` allocates nothing.
+    """
 
     __slots__ = (
         "node", "frame", "pending", "on_release", "on_finish", "released", "finished", "left",
@@ -124,8 +132,8 @@ class _Task:
         self.node = node
         self.frame = frame
         self.pending = 0
-        self.on_release: list[_Task] = []
-        self.on_finish: list[_Task] = []
+        self.on_release: tuple[_Task, ...] = ()
+        self.on_finish: tuple[_Task, ...] = ()
         self.released = False
         self.finished = False
         self.left = False
@@ -137,7 +145,7 @@ class _Frame:
 
     __slots__ = (
         "graph", "schedule", "core", "owner", "index", "instance", "iteration", "path",
-        "tasks", "unfinished",
+        "unfinished",
     )
 
     def __init__(
@@ -162,8 +170,8 @@ class _Frame:
         self.path = path
         """Where the frame runs in its program, in program order: the enclosing
         loop and branch nodes, each loop's with its iteration."""
-        self.tasks = [_Task(node, self) for node in graph.nodes]
-        self.unfinished = len(self.tasks)
+        self.unfinished = len(graph.nodes)
+        """Tasks still holding the frame (`_Run.leave_frame`)."""
 
 
 class _Runs:
@@ -204,7 +212,7 @@ class _Sequence:
 
     __slots__ = (
         "graph", "runs", "remaining", "window", "core", "owner", "instance", "instance_stride",
-        "prefix", "started", "completed", "first_open", "previous",
+        "prefix", "started", "completed", "first_open", "previous", "previous_tasks",
     )
 
     def __init__(
@@ -234,16 +242,22 @@ class _Sequence:
         self.first_open = 0
         """Every frame before this one has finished."""
         self.previous: _Frame | None = None
+        self.previous_tasks: list[_Task] = []
+        """The tasks of `previous`, which the next frame's carried dependencies wait on."""
 
 
 class _Engine:
     """A DMA engine: an issue stage, then a stream of one transfer at a time."""
 
-    __slots__ = ("core", "index", "track", "issuing", "issued", "streaming", "outstanding")
+    __slots__ = (
+        "core", "index", "activity", "track", "issuing", "issued", "streaming", "outstanding",
+    )
 
-    def __init__(self, core: int, index: int):
+    def __init__(self, core: int, index: int, activity: UnitActivity):
         self.core = core
         self.index = index
+        self.activity = activity
+        """Shared by every engine of every core."""
         self.track = f"dma{index}"
         self.issuing: _Transfer | None = None
         self.issued: deque[_Transfer] = deque()
@@ -384,7 +398,8 @@ class _Run:
             for _ in range(cores)
         ]
         self.engines = [
-            [_Engine(core, i) for i in range(npu.dma_engines_per_core)] for core in range(cores)
+            [_Engine(core, i, self.activity[Unit.DMA]) for i in range(npu.dma_engines_per_core)]
+            for core in range(cores)
         ]
         self.dma_queues: list[deque[_Transfer]] = [deque() for _ in range(cores)]
         self.in_service: list[_Transfer] = []
@@ -395,7 +410,8 @@ class _Run:
         self.tasks_simulated = 0
         graph = launch.tog.graph
         self.depths = simulator.depths(graph)
-        self.active_frames: set[_Frame] = set()
+        self.active_frames: dict[_Frame, list[_Task]] = {}
+        """The frames started and not finished, with their tasks."""
         self.active_loops: set[_Sequence] = set()
         window = self.depths[graph]
         self.programs = [
@@ -420,8 +436,9 @@ class _Run:
             self.on_ready, self.on_unit_free, self.finish, self.on_dram, self.on_issued,
             self.on_landed,
         )
-        while self.events:
-            self.now, _, kind, subject = heapq.heappop(self.events)
+        events = self.events  # the one heap for the whole run: a jump shifts it in place
+        while events:
+            self.now, _, kind, subject = heapq.heappop(events)
             handlers[kind](subject)
             if self.program_started:
                 self.program_started = False
@@ -455,36 +472,42 @@ class _Run:
                 () if loop is None else (*sequence.prefix, index),
                 () if loop is None else (*loop.frame.path, loop.node.index, index),
             )
-            self.start_frame(frame, sequence.previous)
+            sequence.previous_tasks = self.start_frame(frame, sequence.previous_tasks)
             sequence.previous = frame
             if loop is None and sequence.core == 0:
                 self.program_started = True
 
-    def start_frame(self, frame: _Frame, previous: _Frame | None) -> None:
-        tasks = frame.tasks
+    def start_frame(self, frame: _Frame, previous: list[_Task]) -> list[_Task]:
+        """Create the frame's tasks, waiting on each other and on `previous` (the tasks
+        of the frame before it in its sequence, if any); return them."""
+        tasks = [_Task(node, frame) for node in frame.graph.nodes]
         self.tasks_simulated += len(tasks)
         if not tasks:
             self.frame_finished(frame)
-            return
-        self.active_frames.add(frame)
+            return tasks
+        self.active_frames[frame] = tasks
         for task in tasks:
             node = task.node
             for dep in node.deps:
                 self.wait_for(task, tasks[dep.node], dep.chained)
-            if previous is not None:
+            if previous:
                 for dep in node.carried_deps:
-                    self.wait_for(task, previous.tasks[dep.node], dep.chained)
+                    self.wait_for(task, previous[dep.node], dep.chained)
             if task.pending == 0:
                 self.push(self.now, _READY, task)
+        return tasks
 
     def wait_for(self, task: _Task, producer: _Task, chained: bool) -> None:
         if producer.finished or (chained and producer.released):
             return
         task.pending += 1
-        (producer.on_release if chained else producer.on_finish).append(task)
+        if chained:
+            producer.on_release += (task,)
+        else:
+            producer.on_finish += (task,)
 
     def frame_finished(self, frame: _Frame) -> None:
-        self.active_frames.discard(frame)
+        self.active_frames.pop(frame, None)
         owner = frame.owner
         if isinstance(owner, _Task):  # a branch
             self.finish(owner)
@@ -497,6 +520,7 @@ class _Run:
             self.open_frames(owner)
         elif owner.first_open == owner.started and owner.owner is not None:
             self.active_loops.discard(owner)
+            owner.previous, owner.previous_tasks = None, []  # the last iteration refers back to the loop
             self.finish(owner.owner)
 
     # -- tasks -------------------------------------------------------------
@@ -504,21 +528,22 @@ class _Run:
     def on_ready(self, task: _Task) -> None:
         node = task.node
         part = task.frame.schedule.parts[node.index]
-        if isinstance(node, LoopNode):
+        if isinstance(node, OpNode):
+            if node.compute is not None:
+                self.start_compute(task, node.compute)
+            else:
+                self.enqueue_transfer(task, part if part is not None else node.transfer)  # pyright: ignore[reportArgumentType]
+        elif isinstance(node, LoopNode):
             assert isinstance(part, LoopRuns)
             self.start_loop(task, node, part)
-        elif isinstance(node, BranchNode):
+        else:
             assert isinstance(part, BranchChoice)
             frame = task.frame
             branch = _Frame(
                 node.branches[part.taken], part.schedule, frame.core, task, 0, frame.instance,
                 frame.iteration, (*frame.path, node.index),
             )
-            self.start_frame(branch, None)
-        elif node.compute is not None:
-            self.start_compute(task, node.compute)
-        else:
-            self.enqueue_transfer(task, part if part is not None else node.transfer)  # pyright: ignore[reportArgumentType]
+            self.start_frame(branch, [])
 
     def start_loop(self, task: _Task, node: LoopNode, runs: LoopRuns) -> None:
         if runs.trip_count == 0:
@@ -568,15 +593,17 @@ class _Run:
     def release(self, task: _Task) -> None:
         """`task` has left its unit: tasks chained to it may start."""
         task.released = True
-        waiting, task.on_release = task.on_release, []
+        waiting, task.on_release = task.on_release, ()
         for successor in waiting:
             self.satisfy(successor)
 
     def finish(self, task: _Task) -> None:
         task.released = task.finished = True
-        for successor in itertools.chain(task.on_release, task.on_finish):
+        for successor in task.on_release:
             self.satisfy(successor)
-        task.on_release = task.on_finish = []
+        for successor in task.on_finish:
+            self.satisfy(successor)
+        task.on_release = task.on_finish = ()
         self.leave_frame(task)
 
     def leave_frame(self, task: _Task) -> None:
@@ -680,15 +707,17 @@ class _Run:
         if version != self.dram_version:
             return
         self.advance_dram()
-        done = [t for t in self.in_service if t.remaining <= t.done_below]
-        self.in_service = [t for t in self.in_service if t.remaining > t.done_below]
-        activity = self.activity[Unit.DMA]
+        done: list[_Transfer] = []
+        streaming: list[_Transfer] = []
+        for transfer in self.in_service:
+            (done if transfer.remaining <= transfer.done_below else streaming).append(transfer)
+        self.in_service = streaming
         for transfer in done:
             engine = transfer.engine
             assert engine is not None
             engine.streaming = None
             service = self.now - transfer.start
-            activity.busy_cycles += service
+            engine.activity.busy_cycles += service
             self.record(transfer.task, engine.track, transfer.start, service)
             self.push(self.now + transfer.cost.latency_cycles, _LANDED, transfer)
             if transfer.cost.read_bytes == 0:
@@ -831,9 +860,9 @@ class _SteadyState:
         frames = tuple(sorted(
             (self.frame_key(f), id(f.schedule), f.unfinished, tuple(
                 (t.pending, t.released, t.finished, t.left, len(t.on_release), len(t.on_finish))
-                for t in f.tasks
+                for t in tasks
             ))
-            for f in run.active_frames
+            for f, tasks in run.active_frames.items()
         ))
         return events, units, queues, service, engines, programs, loops, frames
 
@@ -878,7 +907,7 @@ class _SteadyState:
             sequence.remaining -= skipped
             sequence.first_open += skipped
             sequence.completed = {index + skipped for index in sequence.completed}
-        run.events = [(time + shift, number, kind, subject) for time, number, kind, subject in run.events]
+        run.events[:] = [(time + shift, number, kind, subject) for time, number, kind, subject in run.events]
         heapq.heapify(run.events)
         for units in run.compute_units:
             for unit in units.values():

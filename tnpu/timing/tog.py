@@ -120,6 +120,9 @@ class TileGraph:
     nodes: list[Node] = field(default_factory=list)
     tile_bytes: int = 0
     """Scratchpad bytes of the tiles this block's ops define (nested blocks not included)."""
+    loads: int = 0
+    """DMA transfers into the scratchpad this block's nodes issue: loads, gathers and
+    atomics, not stores or scatters (nested blocks not included)."""
     accesses: dict[int, frozenset[str]] = field(default_factory=dict)
     """How one run accesses each buffer that needs memory ordering (nested runs included)."""
 
@@ -133,9 +136,8 @@ class TileGraph:
     def holds(self, depths: Mapping[TileGraph, int]) -> tuple[int, int]:
         """(scratchpad bytes, DMA transfers into the scratchpad) of one run, each loop
         body counted `depths[body]` times (its iterations in flight), a branch its
-        larger region.  Loads, gathers and atomics count as transfers in; stores
-        and scatters do not."""
-        tiles, loads = self.tile_bytes, 0
+        larger region (transfers in: `loads`)."""
+        tiles, loads = self.tile_bytes, self.loads
         for node in self.nodes:
             if isinstance(node, LoopNode):
                 body_tiles, body_loads = node.body.holds(depths)
@@ -145,8 +147,6 @@ class TileGraph:
                 held = [graph.holds(depths) for graph in node.branches]
                 tiles += max(t for t, _ in held)
                 loads += max(n for _, n in held)
-            else:
-                loads += node.unit is Unit.DMA and _accesses(node.op)[1] != WRITE  # pyright: ignore[reportOptionalSubscript]
         return tiles, loads
 
     def loop_bodies(self) -> Iterator[TileGraph]:
@@ -188,7 +188,7 @@ def _tile_bytes(value: SSAValue) -> int:
     return tile.element_count(type_) * tile.element_bytes(type_.element_type)
 
 
-def _box(op: tile.StructuredTransfer) -> tuple[object, ...]:
+def transfer_box(op: tile.StructuredTransfer) -> tuple[object, ...]:
     """What decides which elements a load or store touches, as SSA values and constants."""
     return (
         op.mixed_offset(), tuple(op.mixed_strides()), tuple(op.mixed_lower()),
@@ -244,7 +244,7 @@ class _MemoryOrder:
                 continue
             buffer = _argument_position(arguments, op)
             kinds.setdefault(buffer, set()).add(access[1])
-            box = _box(op) if isinstance(op, tile.StructuredTransfer) else None
+            box = transfer_box(op) if isinstance(op, tile.StructuredTransfer) else None
             boxes.setdefault(buffer, set()).add(box)
         ordered = frozenset(b for b, how in kinds.items() if how != {READ} and how != {WRITE})
         own_box = frozenset(
@@ -402,6 +402,7 @@ class _GraphBuilder:
             how = _accesses(op)[1]  # pyright: ignore[reportOptionalSubscript]
             accesses = {buffer: frozenset({how})} if buffer in self.order.ordered else {}
             deps = _merged(deps, self.ordered_after(index, accesses))
+            self.graph.loads += how != WRITE
         node = OpNode(index, op, unit, deps, buffer=buffer, **cost)  # pyright: ignore[reportArgumentType]
         self.graph.nodes.append(node)
         self.define(op, node.index)
