@@ -13,6 +13,7 @@ from triton_backend_driver import tnpu_driver  # noqa: F401 (an autouse fixture)
 import tnpu
 from tnpu.timing.launch_binding import Launch
 from tnpu.triton_backend import profile
+from tnpu.triton_backend.settings import settings
 from tnpu.timing.npu_config import load_npu_config
 
 
@@ -127,3 +128,32 @@ def test_a_loop_no_program_enters_is_timed():
     assert torch.equal(out, torch.zeros(16))
     (record,) = prof.launches
     assert record.untimed is None and record.bytes_read == 0 and record.bytes_written == 3 * 16 * 4
+
+
+@triton.jit
+def sum_of_five(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    total = tl.load(x_ptr + offsets) + tl.load(x_ptr + BLOCK + offsets) + tl.load(x_ptr + 2 * BLOCK + offsets)
+    total += tl.load(x_ptr + 3 * BLOCK + offsets) + tl.load(x_ptr + 4 * BLOCK + offsets)
+    tl.store(out_ptr + offsets, total)
+
+
+def test_a_kernel_is_held_to_the_scratchpad_of_the_npu_it_is_launched_on():
+    """One program summing five blocks of 2^20 f32 (Triton's largest tensor) holds more than
+    tpuv3's 16 MB of scratchpad and less than tpuv6e's 128 MB.  The same compiled kernel,
+    launched on tpuv6e, then on tpuv3, then on tpuv6e again: refused on tpuv3 only, naming it
+    (Triton checks a kernel's shared memory once, against a limit it caches per process; the
+    NPU in force changes within one)."""
+    from triton.runtime.errors import OutOfResources
+
+    block = 1 << 20
+    x, out = torch.randn(5 * block), torch.empty(block)
+    with settings.scoped(execution="timing"), pytest.warns(UserWarning, match="not written"):
+        with tnpu.profile(config="tpuv6e") as first:
+            compiled = sum_of_five[(1,)](x, out, BLOCK=block)
+        assert load_npu_config("tpuv3").scratchpad_bytes < compiled.metadata.shared
+        with tnpu.profile(config="tpuv3"), pytest.raises(OutOfResources, match="tpuv3's scratchpad"):
+            sum_of_five[(1,)](x, out, BLOCK=block)
+        with tnpu.profile(config="tpuv6e") as again:
+            sum_of_five[(1,)](x, out, BLOCK=block)
+    assert first.launches[0].cycles == again.launches[0].cycles > 0

@@ -61,7 +61,7 @@ class TnpuUtils:
         pass
 
     def get_device_properties(self, device: Any = None) -> dict[str, Any]:
-        npu = settings.npu()
+        npu = profile.npu_in_force()
         return {
             "max_shared_mem": npu.scratchpad_bytes,
             "multiprocessor_count": npu.num_cores,

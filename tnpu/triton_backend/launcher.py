@@ -5,6 +5,13 @@ compiled kernel and calls it with the grid, the enter and exit hooks and
 the kernel's arguments as the user gave them (tensors, Python scalars,
 and the constexpr parameters too).  For each launch:
 
+0. **Scratchpad.**  A program instance's scratchpad (the compiled
+   kernel's `shared`) must fit the NPU in force (`profile.npu_in_force`),
+   checked at every launch:
+   the NPU may change between two launches of one compiled kernel
+   (`tnpu.profile(config=...)`), so it is refused with Triton's
+   `OutOfResources` (which Inductor's autotuning takes as a config that
+   does not fit) naming the NPU.
 1. **Arguments.**  Constexpr parameters are skipped, tuples flattened,
    tensor descriptors decomposed into the base, shape and strides
    Triton's TTIR passes expect.  A pointer parameter takes a CPU torch
@@ -77,11 +84,23 @@ class TnpuLauncher:
     def __init__(self, src: Any, metadata: Any):
         self.parameters = list(getattr(src, "signature", {}).items())
         """(name, Triton type) of every parameter, constexprs included, in order."""
+        self.scratchpad_bytes: int = getattr(metadata, "shared", 0)
+        # Triton checks `shared` against the device's limit right after building the launcher,
+        # through a per-process cache (a GPU's limit never changes); the NPU in force can.
+        # (Imported here: Triton's package imports this module while it discovers backends.)
+        from triton.compiler.compiler import max_shared_mem
+
+        max_shared_mem.cache_clear()
 
     def __call__(
         self, grid_x: int, grid_y: int, grid_z: int, stream: Any, function: LoadedKernel,
         packed_metadata: Any, launch_metadata: Any, enter_hook: Any, exit_hook: Any, *args: Any,
     ) -> None:  # fmt: skip
+        npu = profile.npu_in_force()
+        if self.scratchpad_bytes > npu.scratchpad_bytes:
+            from triton.runtime.errors import OutOfResources
+
+            raise OutOfResources(self.scratchpad_bytes, npu.scratchpad_bytes, f"{npu.name}'s scratchpad")
         arguments = list(kernel_arguments(self.parameters, args))
         if enter_hook is not None:
             enter_hook(launch_metadata)

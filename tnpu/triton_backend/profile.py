@@ -90,11 +90,13 @@ class FallbackRecord:
     """Where in the program's code it came from (`file:line: code`), when the graph knows."""
 
 
-@dataclass
+@dataclass(eq=False)  # a profile is its scope, not its contents: two alike are still two
 class Profile:
     """The launches made while the profile was active, in order, all timed on `npu`."""
 
     npu: NPUConfig
+    spec: str
+    """The NPU as given: a preset's name or a YAML file's path (what a compile in the scope is for)."""
     trace: bool = False
     """Whether each launch's simulation recorded its units' tasks (for the Chrome trace)."""
     launches: list[LaunchRecord] = field(default_factory=list)
@@ -157,7 +159,8 @@ _CLOCK_US = [0.0]
 def profile(config: str | None = None, *, trace: bool = False) -> Iterator[Profile]:
     """Record every launch in the scope, timed on `config` (a preset or YAML file; default
     the `config` setting, `TNPU_CONFIG`); `trace=True` also records each unit's tasks."""
-    active = Profile(npu_config(config) if config else settings.npu(), trace)
+    spec = config or settings.npu_spec()
+    active = Profile(npu_config(spec), spec, trace)
     _ACTIVE.append(active)
     try:
         yield active
@@ -165,15 +168,25 @@ def profile(config: str | None = None, *, trace: bool = False) -> Iterator[Profi
         _ACTIVE.remove(active)
 
 
+def npu_in_force() -> NPUConfig:
+    """The NPU a launch is timed on now (the clock's), and so the one a kernel's scratchpad is
+    checked against and a compile maps its kernels for: the innermost active profile's, else the
+    `config` setting's."""
+    return _ACTIVE[-1].npu if _ACTIVE else settings.npu()
+
+
+def npu_spec_in_force() -> str:
+    """`npu_in_force()` as given: a preset's name or a YAML file's path."""
+    return _ACTIVE[-1].spec if _ACTIVE else settings.npu_spec()
+
+
 def timing_targets() -> list[tuple[NPUConfig, bool]]:
     """The NPUs the next launch is timed on (and whether to trace its tasks), each once.
 
-    The first is the clock's: the innermost active profile's NPU, else the
-    `config` setting's; then those of the other active profiles.
+    The first is the clock's (`npu_in_force`); then those of the other active profiles.
     """
-    clock = _ACTIVE[-1].npu if _ACTIVE else settings.npu()
     targets: list[tuple[NPUConfig, bool]] = []
-    for npu in [clock, *(active.npu for active in reversed(_ACTIVE))]:
+    for npu in [npu_in_force(), *(active.npu for active in reversed(_ACTIVE))]:
         if all(npu != known for known, _ in targets):
             traced = any(active.trace and active.npu == npu for active in _ACTIVE)
             targets.append((npu, traced))
