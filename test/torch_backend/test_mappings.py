@@ -193,3 +193,21 @@ def test_a_convolution_over_an_image_of_odd_width_reads_its_input_as_a_box_and_m
         torch.testing.assert_close(out, conv(x), rtol=1e-4, atol=1e-4)
     assert {launch.execution for launch in prof.launches} == {"qemu"}
     assert any(launch.kernel.startswith("triton_tem_fused_convolution") for launch in prof.launches)
+
+
+def test_a_reduction_compiled_for_one_npu_then_another_gets_each_ones_rows():
+    """A 64 x 256 softmax is one persistent reduction, offered a vector's sublanes of rows: 8 on
+    tpuv3 (8 programs), 16 on tpuv6e (4).  Compiled for tpuv3 and then for tpuv6e in one process,
+    its kernel's source is the same; its configurations are computed when its module is loaded,
+    and the loaded module was reused: tpuv6e ran with tpuv3's 8 rows.  The NPU's digest in the
+    kernel's `inductor_meta` keeps the two apart."""
+    grids = {}
+    for config in ("tpuv3", "tpuv6e"):
+        torch._dynamo.reset()
+        softmax = torch.compile(lambda x: x.softmax(dim=-1), backend="tnpu", dynamic=False,
+                                options={"execution": "timing", "config": config, "autotune": False})  # fmt: skip
+        with torch.no_grad(), tnpu.profile(config=config) as prof:
+            softmax(torch.randn(64, 256))
+        (launch,) = prof.launches
+        grids[config] = launch.grid
+    assert grids == {"tpuv3": (8, 1, 1), "tpuv6e": (4, 1, 1)}

@@ -189,18 +189,14 @@ def _capture(spec: DecoderSpec, layer: Any, mapping: str, kind: str, shape: tupl
 
     from tnpu.serving.model import decode_program, prefill_program
     from tnpu.triton_backend.profile import capture
-    from tnpu.triton_backend.settings import settings
 
     start = time.perf_counter()
     module, inputs = prefill_program(spec, layer, *shape) if kind == "prefill" else decode_program(spec, layer, *shape)
     torch._dynamo.reset()
     options = {"autotune": False, "execution": "timing", "config": mapping}
     compiled = torch.compile(module, backend="tnpu", options=options, dynamic=False)
-    # The backend's `config` option maps the GEMMs for that NPU, but the driver's device properties
-    # (the scratchpad Triton checks each kernel against) follow the `config` setting when kernels
-    # compile: without it, tpuv6e's blocks are refused against tpuv3's 16 MB.
     try:
-        with settings.scoped(config=mapping), torch.no_grad(), capture() as launches:
+        with torch.no_grad(), capture() as launches:
             compiled(*inputs)
     except Exception as error:  # Inductor's or Triton's refusal of a kernel: one line, its last
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -84,6 +85,12 @@ class NPUConfig:
     dram_req_size: int
     launch_overhead_cycles: float = 0.0
     dram_capacity_gib: float | None = None
+
+    @cached_property
+    def digest(self) -> str:
+        """A short digest of the whole description: two NPUs get the same one only if alike
+        (what caches of compiled kernels, whose blocks the NPU decides, are keyed by)."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()[:16]
 
     # Rates in the core clock.
 

@@ -37,6 +37,7 @@ from tnpu.torch_backend.wrapper import KERNEL_SOURCE_NODES, compiling_with, sour
 from tnpu.triton_backend.binary import source_digest
 from tnpu.triton_backend.compiler import KernelRefusedError
 from tnpu.triton_backend.driver import tnpu_driver_active
+from tnpu.triton_backend.profile import npu_in_force, profile
 from tnpu.triton_backend.refusals import parse_refusal, refusal_message
 from tnpu.triton_backend.settings import settings
 
@@ -81,21 +82,27 @@ def program_refusal(kernel: str, stage: str, reason: str, graph_module: torch.fx
 
 @contextlib.contextmanager
 def _compiling(options: CompileOptions) -> Iterator[None]:
-    # Inductor's caches key graphs by this tag too: a graph tnpu wrote (its wrapper, its
-    # options) is never served to another backend's compile, nor to another tnpu's.
-    tag = f"tnpu-{source_digest()}-{sorted(options.as_dict().items())}"
-    with (
-        torch.compiler.config.patch(cache_key_tag=tag),  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
-        # AOT autograd's cache would serve Inductor's graph without `inner_compile`, which makes
-        # a `timing` graph's values the host's: in that mode only Inductor's own cache serves.
-        torch._functorch.config.patch(enable_autograd_cache=options.execution != "timing"),  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
-        settings.scoped(config=options.config, execution=options.execution),
-        tnpu_driver_active(),
-        modeled_benchmarks(),
-        npu_mappings(),
-        compiling_with(options.as_dict()),
-    ):
-        yield
+    # The compile's NPU is the clock's too: autotuning times its candidates on it.
+    with settings.scoped(config=options.config, execution=options.execution), profile(config=options.config):
+        with (
+            # AOT autograd's cache would serve Inductor's graph without `inner_compile`, which makes
+            # a `timing` graph's values the host's: in that mode only Inductor's own cache serves.
+            torch._functorch.config.patch(enable_autograd_cache=options.execution != "timing"),  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
+            _cache_key_tag(options),
+            tnpu_driver_active(),
+            modeled_benchmarks(),
+            npu_mappings(),
+            compiling_with(options.as_dict()),
+        ):
+            yield
+
+
+def _cache_key_tag(options: CompileOptions) -> contextlib.AbstractContextManager[Any]:
+    """Inductor's caches key graphs by this tag too: a graph tnpu wrote (its wrapper, its options,
+    its kernels' blocks, which the NPU in force decides) is never served to another backend's
+    compile, nor to another tnpu's, nor to a compile for another NPU."""
+    tag = f"tnpu-{source_digest()}-{sorted(options.as_dict().items())}-npu-{npu_in_force().digest}"
+    return torch.compiler.config.patch(cache_key_tag=tag)  # pyright: ignore[reportAttributeAccessIssue]  # torch's or transformers' annotations
 
 
 def compile(model: Any, **options: Any) -> Any:

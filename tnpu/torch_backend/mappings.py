@@ -38,9 +38,12 @@ as an NPU compiler chooses them:
 A few candidates (`CANDIDATES`) go to Inductor, best estimate first;
 autotuning by simulated cycles (`benchmarking.py`) picks among them, and
 without autotuning (`test_configs.max_mm_configs = 1`) the first is taken.
-Every number comes from the NPU in force (`settings.npu()`, which the
-compile's `config` option sets), so tpuv6e's 256 × 256 arrays get their own
-blocks, and so does a user's YAML.
+Every number comes from the NPU in force (`profile.npu_in_force()`: the
+compile's, whose `config` is the option, else the innermost `tnpu.profile`'s,
+else the setting), the one autotuning times the candidates on, so tpuv6e's
+256 × 256 arrays get their own blocks, and so does a user's YAML.  Each
+kernel's `inductor_meta` carries the NPU's digest, so that a kernel whose
+configurations were decided for one NPU is never reused for another.
 
 A convolution is Inductor's implicit GEMM (`conv2d_template`): output pixels
 (N·H·W) by output channels, each `tl.dot` a `BLOCK_M` pixels × `BLOCK_K`
@@ -274,17 +277,17 @@ def _triton_configs(blocks: list[Blocks], **extra: int) -> Generator[Any, None, 
 
 def gemm_configs(m: Any, n: Any, k: Any, dtype_size: int = 4, **_: Any) -> Generator[Any, None, None]:
     """Inductor's config generator for the mm and bmm templates, on the NPU in force."""
-    from tnpu.triton_backend.settings import settings
+    from tnpu.triton_backend.profile import npu_in_force
 
-    yield from _triton_configs(gemm_blocks(settings.npu(), _hint(m), _hint(n), _hint(k), dtype_size or 4), GROUP_M=8)
+    yield from _triton_configs(gemm_blocks(npu_in_force(), _hint(m), _hint(n), _hint(k), dtype_size or 4), GROUP_M=8)
 
 
 def conv_configs(m: Any, n: Any, k: Any, dtype_size: int = 4, **_: Any) -> Generator[Any, None, None]:
     """Inductor's config generator for the convolution templates: M = N·H·W pixels, N = output
     channels, K = input channels per filter tap, on the NPU in force."""
-    from tnpu.triton_backend.settings import settings
+    from tnpu.triton_backend.profile import npu_in_force
 
-    blocks = gemm_blocks(settings.npu(), _hint(m), _hint(n), _hint(k), dtype_size or 4, steps_per_k=_filter_taps())
+    blocks = gemm_blocks(npu_in_force(), _hint(m), _hint(n), _hint(k), dtype_size or 4, steps_per_k=_filter_taps())
     yield from _triton_configs(blocks)
 
 
@@ -369,13 +372,13 @@ def _with_persistent_blocks(configs_of: Any) -> Any:
     @functools.wraps(configs_of)
     def persistent_reduction_configs(size_hints: Any, reduction_hint: Any = False,
                                      inductor_meta: Any = None, triton_meta: Any = None) -> Any:  # fmt: skip
-        from tnpu.triton_backend.settings import settings
+        from tnpu.triton_backend.profile import npu_in_force
 
         configs = configs_of(size_hints, reduction_hint, inductor_meta, triton_meta)
         if triton_meta["device"].type != "cpu" or "y" in size_hints:
             return configs
         offered = {config.kwargs.get("XBLOCK") for config in configs}
-        for block in persistent_blocks(settings.npu(), along_major=reduction_hint != ReductionHint.INNER):
+        for block in persistent_blocks(npu_in_force(), along_major=reduction_hint != ReductionHint.INNER):
             if block in offered or block > size_hints["x"]:
                 continue
             config = triton_heuristics.triton_config_reduction(
@@ -394,14 +397,34 @@ def _with_persistent_blocks(configs_of: Any) -> Any:
 
 @contextlib.contextmanager
 def _persistent_blocks_offered() -> Iterator[None]:
+    from torch._inductor.codegen.triton import TritonKernel
     from torch._inductor.runtime import triton_heuristics
 
     original = triton_heuristics._persistent_reduction_configs
     triton_heuristics._persistent_reduction_configs = _with_persistent_blocks(original)
+    common = TritonKernel.__dict__["inductor_meta_common"]  # the classmethod itself, to put back
+    TritonKernel.inductor_meta_common = classmethod(_naming_the_npu(common.__func__))  # pyright: ignore[reportAttributeAccessIssue]  # a classmethod assigned as Inductor defines it
     try:
         yield
     finally:
         triton_heuristics._persistent_reduction_configs = original
+        TritonKernel.inductor_meta_common = common
+
+
+def _naming_the_npu(meta_common: Any) -> Any:
+    """Inductor's `inductor_meta` of every kernel, with the NPU in force's digest.
+
+    A kernel's configurations (`persistent_blocks`) are computed when its
+    module is loaded, and a loaded module is reused for the same source, in
+    the process and from the disk: the digest in the source keeps a
+    kernel compiled for one NPU from running with another's blocks."""
+    from tnpu.triton_backend.profile import npu_in_force
+
+    @functools.wraps(meta_common)
+    def inductor_meta_common(cls: Any) -> dict[str, Any]:
+        return {**meta_common(cls), "npu": f"{npu_in_force().name}-{npu_in_force().digest}"}
+
+    return inductor_meta_common
 
 
 @contextlib.contextmanager

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from tnpu.triton_backend.profile import npu_spec_in_force
 from tnpu.triton_backend.settings import EXECUTIONS, SettingError, npu_config, settings
 
 
@@ -46,11 +47,12 @@ class CompileOptions:
         return options
 
     def resolved(self) -> CompileOptions:
-        """These options with the NPU and the execution mode fixed: each the option, else the
-        setting in force (`config`, `execution`).  The NPU decides the GEMM and convolution
-        blocks, so a graph compiled for one NPU is never served to a compile for another."""
+        """These options with the NPU and the execution mode fixed: each the option, else the one
+        in force (the NPU: the innermost `tnpu.profile`'s, else the `config` setting; the
+        `execution` setting).  The NPU decides the GEMM and convolution blocks, so a graph
+        compiled for one NPU is never served to a compile for another."""
         return replace(
-            self, config=self.config or settings.npu_spec(), execution=self.execution or settings.execution_mode()
+            self, config=self.config or npu_spec_in_force(), execution=self.execution or settings.execution_mode()
         )
 
     def as_dict(self) -> dict[str, Any]:
