@@ -110,6 +110,11 @@ class _Busy:
         current = self.request.program.steps[step]
         self.step, self.left, self.work = step, current.cycles, current.cycles - current.fixed_cycles
 
+    @property
+    def fixed_left(self) -> float:
+        """Solo cycles of the step's fixed cost still to take (0 once its work has begun)."""
+        return max(0.0, self.left - self.work)
+
 
 def dram_shares(demands: Sequence[float]) -> list[float]:
     """Max-min fair shares of a bandwidth of 1 among steps asking `demands` (each 0 to 1)."""
@@ -169,14 +174,14 @@ class ChipScheduler:
             rates = self._rates([b for _, b in running])
             ends = [self.now + busy.left / rate for (_, busy), rate in zip(running, rates)]
             # A step leaving its fixed cost starts asking for DRAM: the shares change then.
-            works_start = [self.now + (busy.left - busy.work) for _, busy in running if busy.left > busy.work]
+            works_start = [self.now + busy.fixed_left for _, busy in running if busy.fixed_left]
             horizon = min([until, self.arrivals[0][0] if self.arrivals else until, *ends, *works_start])
             if horizon == float("inf"):
                 break
             elapsed = horizon - self.now
             for (_, busy), rate in zip(running, rates):
-                if busy.left > busy.work:  # the fixed cost, at solo speed; snapped to its end against rounding
-                    busy.left = busy.work if busy.left - elapsed <= busy.work + 1e-9 * busy.left else busy.left - elapsed
+                if busy.fixed_left:  # the fixed cost, at solo speed; snapped to its end against rounding
+                    busy.left = busy.work if busy.fixed_left - elapsed <= 1e-9 * busy.left else busy.left - elapsed
                     continue
                 busy.left -= rate * elapsed
                 self.dram_cycles += rate * elapsed * busy.request.program.steps[busy.step].dram_demand
@@ -194,7 +199,7 @@ class ChipScheduler:
 
     def _rates(self, running: Sequence[_Busy]) -> list[float]:
         """Each running step's speed relative to its solo speed."""
-        demands = [0.0 if b.left > b.work else b.request.program.steps[b.step].dram_demand for b in running]
+        demands = [0.0 if b.fixed_left else b.request.program.steps[b.step].dram_demand for b in running]
         return [1.0 if demand == 0 else min(1.0, share / demand) for demand, share in zip(demands, dram_shares(demands))]
 
     def _start_waiting(self) -> None:

@@ -422,7 +422,8 @@ def _naming_the_npu(meta_common: Any) -> Any:
 
     @functools.wraps(meta_common)
     def inductor_meta_common(cls: Any) -> dict[str, Any]:
-        return {**meta_common(cls), "npu": f"{npu_in_force().name}-{npu_in_force().digest}"}
+        npu = npu_in_force()
+        return {**meta_common(cls), "npu": f"{npu.name}-{npu.digest}"}
 
     return inductor_meta_common
 
